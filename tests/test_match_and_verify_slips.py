@@ -61,20 +61,6 @@ def test_the_near_miss_stays_quiet(path: str, added: list[str], removed: list[st
     assert not any(not_said in reason for reason in _said(path, added, removed).reasons)
 
 
-def test_a_pairs_new_side_places_its_range_before_the_hunk_its_old_side_left() -> None:
-    # secure-password's README (blind 127): the commit took `MEMLIMIT_DEFAULT` out of one hunk and wrote it into another,
-    # where the slip made it `MEMLIMIT_MIN`; the range named first is the one that holds the line as the change leaves it.
-    from line_changes import hunk
-
-    from relay.core.contracts import FileChange
-    from relay.review.telling import quoted_part
-    reason = "lowers a password hash's cost to its minimum (MEMLIMIT_DEFAULT → MEMLIMIT_MIN: cheap to crack): …securePassword.MEMLIMIT_DEFAULT, → …securePassword.MEMLIMIT_MIN,"
-    change = FileChange(path="README.md", risk="high", rules=["weakens_edit"], reasons=[reason], additions=12, deletions=4)
-    parts = [hunk(11, ["-  memlimit: securePassword.MEMLIMIT_DEFAULT,", "+Call it with the options below."]),
-             hunk(44, ["+  memlimit: securePassword.MEMLIMIT_MIN,", "+  opslimit: securePassword.OPSLIMIT_MIN"])]
-    assert quoted_part(change, parts) == 1
-
-
 def test_a_go_duration_multiplied_by_a_unit_again_is_worth_a_look() -> None:
     # koanf's vault provider (blind 127): a Duration field times time.Second compiles, and waits for decades.
     old, new = "\thttpClient := &http.Client{Timeout: cfg.Timeout, Transport: cfg.Transport}", \
@@ -92,6 +78,7 @@ def test_a_module_named_test_inside_a_library_folder_is_source() -> None:
     from relay.review.path_kinds import path_kind
     assert path_kind("lib/chai/utils/test.js") == "source"
     assert path_kind("test.js") == "test" and path_kind("test/utils/test.js") == "test"
+    assert path_kind("src/eachHourOfInterval/test.ts") == "test"  # date-fns keeps each function's tests beside it
 
 
 def test_a_new_verify_chained_into_ok_is_high() -> None:

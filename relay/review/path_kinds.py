@@ -68,10 +68,11 @@ def _test_script(path: str) -> bool:
     return script_among_tests(path, is_test_name=glob_any(path, _TEST_NAMES), code_exts=CODE_EXTS)
 
 
-# A module named just "test" inside a library's source folder is the library's own code (round 88: chai's
-# lib/chai/utils/test.js, the helper every assertion's verdict goes through, was read as a test and its lines skipped).
+# A module named just "test" among a library's helpers is the library's own code (round 88: chai's lib/chai/utils/test.js,
+# the helper every assertion's verdict goes through, was read as a test and its lines skipped). Not any source folder:
+# date-fns keeps each function's tests beside it as src/<function>/test.ts.
 _SCRIPT_TEST_RE = re.compile(r"^(?:tests?|spec)\.(?:[jt]s|[cm]js)$")
-_LIBRARY_DIRS = frozenset({"lib", "src", "utils", "util", "internal", "core", "helpers"})
+_LIBRARY_DIRS = frozenset({"utils", "util", "helpers"})
 
 
 def is_test_path(path: str) -> bool:

@@ -24,7 +24,8 @@ from relay.review.guard_reading import removed_guard
 from relay.review.lead_order import CLASSIC, GENERIC, QUOTED
 from relay.review.leading_lines import parts_read
 from relay.review.line_shapes import READ_LINES, squeezed
-from relay.review.quote_pieces import QUOTE_LEAST, check_pieces, described_pieces as _described, quoted_pieces
+from relay.review.quote_pieces import QUOTE_LEAST, check_pieces, quoted_pieces
+from relay.review.quote_pieces import described_pieces as _described
 from relay.review.range_hunks import CONTEXT, RangeHunk, parse_lines, window
 from relay.review.review_budget import over_budget
 from relay.review.risk import RiskContext, assess, risk_rank
@@ -345,13 +346,12 @@ def quoted_part(change: FileChange | None, parts: Sequence[Part], *, described: 
     # The reasons one at a time, the riskiest reader's kind first, then in the file's order: the part the first one quotes
     # before a later one's (round 18 part B: a CI file's script injection led its reasons while the view went to the hunk
     # of the limit quoted after it; round 27 part C: a dangerous line before an import edit apart or an input check).
-    # A piece among a part's added lines first: an "OLD → NEW" quote's old side may stand where the commit removed it (round 88).
-    news, texts = (["".join(squeezed(line) for line in lines) for lines in sides] for sides in ([p.added for p in parts], [(*p.added, *p.removed) for p in parts]))
-    for pieces in [_described(change)] if described else _groups(change, named, any_reason=any_reason):
-        for side in (news, texts):
-            for i, text in enumerate(side):
-                if pieces and any(piece in text for piece in pieces):
-                    return i
+    texts = ["".join(squeezed(line) for line in (*p.added, *p.removed)) for p in parts]
+    groups = [_described(change)] if described else _groups(change, named, any_reason=any_reason)
+    for pieces in groups:
+        for i, text in enumerate(texts):
+            if pieces and any(piece in text for piece in pieces):
+                return i
     # A one-token line turned ("turns false into true in enabled(): false → true"): the part that removes the one and adds
     # the other (round 32: the view showed a window of another hunk, the quote too short to place by a piece).
     pairs = [] if described else _short_pairs(change, named)
