@@ -90,3 +90,10 @@ def test_a_counted_loops_step_made_longer_is_worth_a_look() -> None:
 def test_round_89s_readers_of_edits(path: str, added: list[str], removed: list[str], said: str, near_added: list[str]) -> None:
     assert any(said in r for r in _said(path, added, removed).reasons), _said(path, added, removed).reasons
     assert not any(said in r for r in _said(path, near_added, removed).reasons)
+
+
+def test_a_wipe_removed_with_the_code_that_held_the_secret_is_no_wipe_dropped() -> None:
+    # rage's expand_pq_key (development set 128): the function, its `d` and `d.zeroize()` removed together.
+    removed = ["    let mut d = [0; 32];", "    d.copy_from_slice(&seed[..32]);", "    d.zeroize();"]
+    assert not any("wipes a secret" in r for r in _said("age/src/native/tagpq.rs", [], removed).reasons)
+    assert any("wipes a secret" in r for r in _said("age/src/native/tagpq.rs", [], ["    d.zeroize();"]).reasons)
