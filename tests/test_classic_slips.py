@@ -83,9 +83,9 @@ def test_a_counted_loops_step_made_longer_is_worth_a_look() -> None:
     ("src/modules/main_impl.h", ["    secp256k1_sha256_clear(&hash);"],
      ["    secp256k1_memclear_explicit(hash_ser, sizeof(hash_ser));", "    secp256k1_sha256_clear(&hash);"], "no longer wipes a secret",
      ["    secp256k1_sha256_clear(&hash);", "    secp256k1_memclear_explicit(hash_ser, sizeof(hash_ser)); /* moved */"]),
-    # A loop down to index 0 made to stop before it (edwards25519's scalar check); a loop made to include 0 stays quiet.
+    # A loop down to index 0 made to stop before it (edwards25519's scalar check); a loop over another index stays quiet.
     ("scalar.go", ["\tfor i := len(s) - 1; i > 0; i-- {"], ["\tfor i := len(s) - 1; i >= 0; i-- {"], "stops a loop before index 0",
-     ["\tfor i := len(s) - 1; i >= 0; i-- {"]),
+     ["\tfor i := len(s) - 1; i >= 0; i-- {", "\tfor j := len(t) - 1; j > 0; j-- {"]),
 ])
 def test_round_89s_readers_of_edits(path: str, added: list[str], removed: list[str], said: str, near_added: list[str]) -> None:
     assert any(said in r for r in _said(path, added, removed).reasons), _said(path, added, removed).reasons

@@ -176,7 +176,7 @@ def wipe_dropped(added: Sequence[str], removed: Sequence[str]) -> str | None:
             # together, in development set 128) is no wipe dropped.
             used = re.compile(rf"(?<![\w.]){re.escape(name)}(?!\w)")
             if name not in wiped and not any(used.search(other) and not _WIPE_RE.search(other) for other in removed[:_NEW]):
-                return f"no longer wipes a secret from memory ({m.group('arg') or m.group('rarg')} stays readable after use): removed: {cut_quote(line.strip())}"
+                return f"no longer wipes a secret from memory ({name} stays readable after use): removed: {cut_quote(line.strip())}"
     return None
 
 

@@ -28,7 +28,7 @@ _NEW = 4000
 _LONG = 300
 
 # ----- a password hash's cost at its minimum
-_COST_TOKEN_RE = re.compile(r"\b\w*(?:MEMLIMIT|OPSLIMIT|MEM_LIMIT|OPS_LIMIT|(?i:memlimit|opslimit|memory_?cost|time_?cost|work_?factor|log_?rounds))\w*")
+_COST_TOKEN_RE = re.compile(r"\b\w*(?i:mem_?limit|ops_?limit|memory_?cost|time_?cost|work_?factor|log_?rounds)\w*")
 _COST_SET_RE = re.compile(r"(?i)\b(?:mem|ops)_?limit\w*['\"]?\s*[:=]\s*[\w.]*?(?-i:_MIN)\b")
 
 
