@@ -148,7 +148,9 @@ from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+# The checkout whose review runs: this one, or RELAY_BENCH_TREE (bench_planted_sets.py --tree: another checkout's rules
+# on this checkout's corpora and bench).
+sys.path.insert(0, os.environ.get("RELAY_BENCH_TREE") or str(Path(__file__).resolve().parents[1]))
 
 import msgspec  # noqa: E402
 
@@ -625,6 +627,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--line-rate", type=int, default=0, metavar="N", help="also measure how many of the N latest commits of each repository get a line finding (issue 36's false alarms)")
     parser.add_argument("--rates-only", action="store_true", help="with --token-rate/--task-rate/--line-rate: only the rates, no replay of the corpus")
     parser.add_argument("--sealed", action="store_true", help="also run the sealed sets (bench/LEDGER.md): their figures only, never a line per commit")
+    parser.add_argument("--entries", metavar="FILE", help="also append one JSON line per replayed entry to FILE (bench_planted_sets.py pools and compares them)")
     args = parser.parse_args(argv)
     if not args.mirrors:
         print("no mirrors folder: pass --mirrors DIR or set RELAY_RISK_MIRRORS (see this script's docstring for how to get them)", file=sys.stderr)
@@ -662,7 +665,10 @@ def main(argv: list[str] | None = None) -> int:
             continue
         if args.rates_only:
             continue
-        line = _bench(base, corpus, verbose=args.verbose and not sealed)
+        record = None
+        if args.entries and not sealed:
+            record = _entry_writer(Path(args.entries), file.stem.removeprefix("risk_corpus_"))
+        line = _bench(base, corpus, verbose=args.verbose and not sealed, record=record)
         if line is None:
             status = 1
         else:
@@ -703,7 +709,26 @@ def _task_rate(base: Path, repos: list[str], commits: int) -> None:
         print("  most common: " + ", ".join(f"{k} {v}" for k, v in common))
 
 
-def _bench(base: Path, corpus: list[dict], *, verbose: bool) -> str | None:
+def _entry_writer(path: Path, set_name: str):
+    """A function that appends one entry's outcome to ``path`` as a JSON line, tagged with its set."""
+    def write(entry: dict, out: dict, benign_high: list[str]) -> None:
+        wanted = entry["riskiest"]
+        order = out["orders"]["relay"]
+        pos = next((i + 1 for i, p in enumerate(order) if p in wanted), None)
+        row = {"set": set_name, "repo": entry["repo"], "commit": entry["commit"], "kind": entry["kind"],
+               "riskiest": wanted, "pos": pos, "overall": out["overall"], "bytes": out["bytes"],
+               "benign_high": benign_high, "top": [[p, out["risk"][p], "; ".join(out["reasons"][p])] for p in order[:3]]}
+        if out["planted"] is not None:
+            plant = entry["plant"]
+            row["plant"] = {"file": plant["file"], "line": plant["line"], "risk": out["risk"].get(plant["file"]),
+                            "in_view": out["planted"]["in_view"], "named": out["planted"]["named"],
+                            "reason": out["planted"]["reason"], "view_chars": out["planted"]["view_chars"]}
+        with path.open("a", encoding="utf-8") as f:
+            f.write(json.dumps(row) + "\n")
+    return write
+
+
+def _bench(base: Path, corpus: list[dict], *, verbose: bool, record=None) -> str | None:
     """Replay one corpus and print its figures; return them as one summary line (None: nothing replayed)."""
     names = ("relay", "biggest", "source_first")
     at3 = dict.fromkeys(names, 0)
@@ -815,6 +840,8 @@ def _bench(base: Path, corpus: list[dict], *, verbose: bool) -> str | None:
                 task_benign_high += len(task_bad)
                 if task_bad:
                     marks.append("with task: benign high: " + ", ".join(f"{p} ({'; '.join(task['reasons'][p])})" for p in task_bad))
+            if record is not None:
+                record(entry, out, bad)
             if verbose:
                 print(f"{entry['repo']}@{entry.get('base', '') + '..' if 'base' in entry else ''}{entry['commit']} [{entry['kind']}] {out['files']} files, {out['overall']}, {out['bytes']} B: " + "; ".join(marks), flush=True)
                 for p in out["orders"]["relay"][:3]:

@@ -242,3 +242,30 @@ def test_a_target_shown_with_its_path_cut_counts_as_the_changed_file_it_names() 
     assert bench_risk_corpus._full_paths(["…ong/src/main/java/io/Proxy.java", "src/x.py"], files) == files[::2]
     # A tail two changed files end with names neither: it stays as shown (and counts as no file).
     assert bench_risk_corpus._full_paths(["…/Proxy.java"], files) == ["…/Proxy.java"]
+
+
+def test_planted_sets_pool_the_entries_a_replay_writes_and_name_the_ones_that_moved(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # bench_planted_sets.py reads the JSON lines --entries writes: one per replayed entry, with where the planted file
+    # ranked and whether its line was in the view, named, the change low. Two runs of the same entries, one where the
+    # plant is caught and one where it is not (a plant no reader knows), must pool to different figures and diff to
+    # exactly the entry that moved.
+    import bench_planted_sets
+
+    mirrors = _planted_mirror(tmp_path / "mirrors")
+    caught = _plant(file="src/app.py", find="return sorted(items)", replace="return eval(items)", line="return eval(items)", risk="eval", words=["eval"])
+    quiet = _plant(file="src/app.py", find="return sorted(items)", replace="return sorted(items)[1:]", line="return sorted(items)[1:]", risk="slice", words=["drops the first item"])
+    for name, entry in (("now", caught), ("old", quiet)):
+        (tmp_path / name).mkdir()
+        corpus = _corpus(tmp_path, [entry])
+        assert bench_risk_corpus.main(["--mirrors", str(mirrors), "--corpus", corpus, "--entries", str(tmp_path / name / "1.jsonl")]) == 0
+    row = json.loads((tmp_path / "now" / "1.jsonl").read_text(encoding="utf-8"))
+    assert (row["set"], row["repo"], row["pos"], row["overall"]) == ("corpus", "acme/lib", 1, "high")
+    assert row["plant"]["named"] and row["plant"]["in_view"] and "eval" in row["plant"]["reason"]
+    capsys.readouterr()
+    bench_planted_sets.main(["summary", str(tmp_path / "now")])
+    assert "named 1 (100.0%)" in capsys.readouterr().out
+    bench_planted_sets.main(["misses", str(tmp_path / "old")])
+    assert "[named, low]" in capsys.readouterr().out  # the slice is read by no reader: unnamed, and the change low
+    bench_planted_sets.main(["diff", str(tmp_path / "old"), str(tmp_path / "now")])
+    out = capsys.readouterr().out
+    assert "named up, low up" in out and "1 of 1 entries moved" in out
