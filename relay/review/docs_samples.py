@@ -38,7 +38,7 @@ from difflib import SequenceMatcher
 from relay.review.line_shapes import squeezed, window
 from relay.review.risky_lines import looks_like_prose
 
-__all__ = ["hash_in_payload", "is_sample", "prose_line", "sample_lines", "unsafe_sample"]
+__all__ = ["hash_in_payload", "is_sample", "prose_line", "sample_code", "sample_lines", "unsafe_sample"]
 
 # What code has and a sentence rarely does: a call, an assignment, braces, a statement's end, an interpolation, a path
 # into a member (``::``, ``->``, ``=>``).
@@ -84,8 +84,13 @@ def is_sample(line: str) -> bool:
     # A sample's line may end in a comment for the reader, which is a sentence; and an object's property or a YAML
     # setting given a literal is code (blind 87's aws-jwt-verify: ``jwksUri: "http://…", // set this to the JWKS uri
     # from your OpenID configuration`` had read as prose, and its https made http was left low).
-    code = _TAIL_COMMENT_RE.sub("", text)
+    code = sample_code(text)
     return bool(_CODE_SHAPE_RE.search(code) or _PROPERTY_RE.match(code)) and not looks_like_prose(code)
+
+
+def sample_code(line: str) -> str:
+    """A sample's line without the comment for the reader it may end in."""
+    return _TAIL_COMMENT_RE.sub("", line.strip())
 
 
 def prose_line(line: str) -> bool:

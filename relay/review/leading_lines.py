@@ -29,7 +29,7 @@ import contextlib
 import contextvars
 import functools
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from difflib import SequenceMatcher
 from typing import TYPE_CHECKING
 
@@ -345,19 +345,19 @@ def leading_line(path: str, added: Sequence[str], removed: Sequence[str], *, pro
     return found[1] if found is not None else None
 
 
-def _fresh(path: str, added: Sequence[str], removed: Sequence[str]) -> tuple[list[str], list[str]]:
-    """The code lines each side changed; a line on both sides once squeezed was moved or reformatted, not changed."""
-    had, has = {squeezed(ln) for ln in removed[:_MOST]}, {squeezed(ln) for ln in added[:_MOST]}
-    return ([ln for ln in added[:_MOST] if _code(ln, path) and squeezed(ln) not in had],
-            [ln for ln in removed[:_MOST] if _code(ln, path) and squeezed(ln) not in has])
+def _fresh(path: str, added: Sequence[str], removed: Sequence[str], key: Callable[[str], str] = squeezed) -> tuple[list[str], list[str]]:
+    """The code lines each side changed; a line on both sides once squeezed (``key``) was moved or reformatted, not changed."""
+    had, has = {key(ln) for ln in removed[:_MOST]}, {key(ln) for ln in added[:_MOST]}
+    return ([ln for ln in added[:_MOST] if _code(ln, path) and key(ln) not in had],
+            [ln for ln in removed[:_MOST] if _code(ln, path) and key(ln) not in has])
 
 
-def turned_pairs(path: str, added: Sequence[str], removed: Sequence[str]) -> Iterator[tuple[str, str, int]]:
-    """Each code line turned in place, as (old, new, what turned: ``_turn``), however little the line scores alone: the
-    low change's floor reads a value turned where no line tells enough to lead (relay.review.low_change_floor)."""
-    new, old = _fresh(path, added, removed)
+def turned_pairs(path: str, added: Sequence[str], removed: Sequence[str], key: Callable[[str], str] = squeezed) -> Iterator[tuple[str, str, int]]:
+    """Each code line turned in place, as (old, new, what turned: ``_turn``), however little it scores alone, for the low
+    change's floor (relay.review.low_change_floor). ``key``: what makes two lines the same (a sample's ``','`` → ``''``)."""
+    new, old = _fresh(path, added, removed, key)
     for a, b in _pairs(new, old) if new and old else ():
-        if squeezed(a) != squeezed(b) and not _sentence(b):  # a sentence's words turned are no value
+        if key(a) != key(b) and not _sentence(b):  # a sentence's words turned are no value
             yield a, b, _turn(a, b)
 
 

@@ -35,12 +35,13 @@ import re
 from collections.abc import Sequence
 
 from relay.core.contracts import FileChange
+from relay.review.docs_samples import sample_code, sample_lines
 from relay.review.facts import FileFacts, RiskContext
-from relay.review.file_kinds import file_kind
+from relay.review.file_kinds import file_kind, is_release_notes
 from relay.review.leading_lines import LOWER_NAME as _LOWER, UPPER_NAME as _UPPER, WORD_RULES, leading_line, turned_pairs
 from relay.review.small_edits import paired
 from relay.review.task_reading import named_words
-from relay.review.turned_lines import changed
+from relay.review.turned_lines import changed, line_tokens
 from relay.review.rule_row import Example, fc
 
 __all__ = ["FLOOR_APART_EXAMPLE", "FLOOR_EXAMPLE", "KIND_ROWS", "NOTE_ROWS", "bound_loosened", "low_change_apart", "low_change_quote", "names_a_line", "quoted_turns", "value_turned"]
@@ -84,6 +85,9 @@ def quoted_turns(assessed: Sequence[FileChange], quiet: frozenset[str] = frozens
     for c in assessed:
         if c.risk == "low" and file_kind(c.path) == "data" and c.path not in quiet and (bound := bound_loosened(c, asked)):
             found[c.path] = bound
+            continue
+        if c.risk == "low" and file_kind(c.path) == "docs" and c.path not in quiet and (sample := sample_turned(c)):
+            found[c.path] = sample
             continue
         if c.risk != "low" or file_kind(c.path) not in _CODE_KINDS:
             continue
@@ -146,6 +150,56 @@ def value_turned(c: FileChange, asked: frozenset[str] = frozenset()) -> str | No
     if not c.added_lines and len(c.removed_lines) == 1 and _LONE_ELEMENT.fullmatch(gone := c.removed_lines[0]):
         return f"removes: {gone.strip()}"
     return None
+
+
+# A docs page's code sample turned in place (round 90). A README's sample is what its readers copy, and of the entries
+# the blind pairs' first runs left low overall (sessions 42–44: 20 in four pairs), eight were a sample's line turned the
+# unsafe way in a change that said nothing else: a literal key for a generated one, a verify given None, OAEP made
+# PKCS#1, a sync policy made Never, an import's module respelled, a cost made its minimum. Each had a pattern reader
+# written after its run; the next pair's turned a sample another way. A page's samples change less than code does, so
+# a small turn of a sample's line in place is worth a look when it turns a value: a literal's text, a switch, a null or
+# a literal put in, taken out or made another, or what a condition decides by. Quiet: names alone turned (the page
+# following an API's rename: on ordinary history most sample edits are), a number alone (an example's value), a version
+# moved, a copyright, a comment for the reader, a line rewritten (more than _SAMPLE_TOKENS tokens turned, or two thirds
+# of its tokens), a page rewritten (more than _SWEEP lines turned), release notes (they tell what changed, in the code's
+# own words), code files kept among the docs.
+_SAMPLE_TOKENS = 12
+_PAGES = (".md", ".markdown", ".mdx", ".rst", ".adoc", ".asciidoc", ".txt", ".rdoc", ".textile", ".org")
+_VALUE_WORDS = frozenset("true false none null nil undefined nan".split())
+_QUOTES = frozenset("\"'`")
+_VERSION_TEXT = re.compile(r"\s*[=^~<>v]*\s*\d+(?:\.\d+)*(?:[-+.]?[\w.]+)?\s*")
+_LOGIC = re.compile(r"[=!]==?|<=|>=|&&|\|\||\bnot\b|(?<![\w)\]])!")
+
+
+def _sample_turn(old: str, new: str) -> bool:
+    old, new = sample_code(old), sample_code(new)
+    ops = changed(old, new)
+    tokens = [t for _, a, b in ops for t in (*a, *b)]
+    longest = max(len(line_tokens(old)), len(line_tokens(new)))
+    if not tokens or len(tokens) > min(_SAMPLE_TOKENS, longest * 2 // 3) or _NOT_A_TURN.search(old + new):
+        return False
+    if _LITERAL_RE.sub('""', old) == _LITERAL_RE.sub('""', new):
+        # A literal's text turned: the sample's value (``'pkcs1_oaep'`` → ``'pkcs1'``), not a name the page follows; a
+        # version's text is the page following a release (``"2.0.0-pre.0"`` → ``"2.0.0-rc.2"``).
+        return not all(_VERSION_TEXT.fullmatch(text[1:-1]) for text in {*_LITERAL_RE.findall(old)} ^ {*_LITERAL_RE.findall(new)})
+    # A value put in, taken out or made another: a switch, a null, a literal; or what a condition decides by. A number
+    # alone is a sample's example value (a limiter's ``consume(ip, 2)`` → ``3``); a bound's is the value readers'.
+    return any(t.lower() in _VALUE_WORDS or t in _QUOTES for t in tokens) or _LOGIC.findall(old) != _LOGIC.findall(new)
+
+
+def sample_turned(c: FileChange) -> str | None:
+    """"turns: A → B" for a docs page's code-sample line turned in place (above); None otherwise."""
+    name = c.path.rsplit("/", 1)[-1].lower()
+    if is_release_notes(c.path) or ("." in name and not name.endswith(_PAGES)):
+        return None  # release notes, and code kept among the docs (an example's own file is read as code)
+    added, removed = sample_lines(c.added_lines), sample_lines(c.removed_lines)
+    if not added or not removed:
+        return None
+    # Compared whole: a separator inside a literal is its text (``join(',')`` → ``join('')``), not a formatter's comma.
+    turned = [(old, new) for old, new, turn in turned_pairs(c.path, added, removed, key=str.strip) if turn >= 0]
+    if len(turned) > _SWEEP:
+        return None  # the page's samples rewritten: the work itself
+    return next(("turns: " + paired(old, new) for old, new in turned if _sample_turn(old, new)), None)
 
 
 # A data file's bound loosened far (round 50, blind 71's fail2ban: ``maxretry = 5`` → ``500`` in jail.conf, low): a

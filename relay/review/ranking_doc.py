@@ -79,7 +79,9 @@ _TEXT = {
    reason. A turned line is any pair turned in place that changes a value, an operator or a pattern's character, or
    that puts a literal into a list of literals or takes one out, however little the line tells alone; a version, a
    copyright year, a sentence, values turned all over one file, and a line whose name the leader's task names (the work
-   it asked for) stay quiet.""",
+   it asked for) stay quiet. A docs page's code sample is what its readers copy: a sample's line turned in place — a
+   value, a literal's text, an argument put in, taken out or made another — makes that page medium the same way; a
+   rename the page follows, a comment for the reader, a sample or a page rewritten and release notes stay quiet.""",
         "facts": "## Facts a scope can name",
         "fact_head": "| fact | meaning |\n| --- | --- |",
         "rules": "## The rules, in table order",
@@ -137,7 +139,9 @@ _TEXT = {
    文件不算），理由中引用了一行被转向的代码、或一处与其余改动无关的编辑的低风险源码或示例文件，判为 medium
    （`low_change_quote`、`low_change_apart`），以该引用为理由。被转向的行指原地改动、改变了一个值、一个运算符或模式中
    一个字符的一对行，或在字面量列表中加入或拿掉一个字面量的行，不论该行单独说明了多少；版本号、版权年份、句子、
-   同一文件里到处都改了的数值，以及领导者任务中点名的名字所在的行（即它要求的工作）保持安静。""",
+   同一文件里到处都改了的数值，以及领导者任务中点名的名字所在的行（即它要求的工作）保持安静。文档页中的代码示例是读者
+   照抄的内容：示例中的一行被原地转向——一个值、一个字面量的文字、一个参数被加入、拿掉或换成另一个——同样使该页
+   判为 medium；文档随重命名而改名、给读者的注释、整段示例或整页重写，以及发布说明保持安静。""",
         "facts": "## 适用范围可引用的事实",
         "fact_head": "| 事实 | 含义 |\n| --- | --- |",
         "rules": "## 规则（按表中顺序）",

@@ -43,7 +43,7 @@ from relay.review.line_shapes import ALIKE_CHARS, Screen, clipped, squeezed
 if TYPE_CHECKING:
     from relay.review.facts import FileFacts, RiskContext
 
-__all__ = ["COMPARES", "CONDITION", "SCREENS", "Pairing", "TURNED_LINE_EXAMPLE", "changed", "code_lines", "fc", "limit_multiplied", "pairs", "pairs_from_old", "said", "turned_line", "turned_line_check"]
+__all__ = ["COMPARES", "CONDITION", "SCREENS", "Pairing", "TURNED_LINE_EXAMPLE", "changed", "code_lines", "fc", "line_tokens", "limit_multiplied", "pairs", "pairs_from_old", "said", "turned_line", "turned_line_check"]
 
 _MOST = 1000  # lines a side read (observation keeps fewer); only screened lines are paired, among those sharing an edge
 _LONG = 240  # a longer line is a bundle's or a table's, not one a worker slips in
@@ -52,7 +52,8 @@ _QUOTE = 72
 _TOKEN = re.compile(r"0[xX][0-9a-fA-F]+\b|[A-Za-z_][\w]*|\d+|\S")
 
 
-def _tokens(line: str) -> list[str]:
+def line_tokens(line: str) -> list[str]:
+    """A line's tokens as ``changed`` compares them: names, numbers, hex literals, each other character."""
     return _TOKEN.findall(line)
 
 
@@ -150,7 +151,7 @@ def pairs_from_old(added: Sequence[str], removed: Sequence[str], screen: re.Patt
 
 
 def changed(old: str, new: str) -> list[tuple[str, list[str], list[str]]]:
-    a, b = _tokens(old), _tokens(new)
+    a, b = line_tokens(old), line_tokens(new)
     ops = SequenceMatcher(None, a, b, autojunk=False).get_opcodes()
     return [(tag, a[i1:i2], b[j1:j2]) for tag, i1, i2, j1, j2 in ops if tag != "equal"]
 
