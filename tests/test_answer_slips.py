@@ -108,6 +108,11 @@ def test_a_sample_that_prints_a_secret_key_or_deletes_what_the_request_names_is_
     ("lib/doorkeeper/openid_connect/id_token.rb", ["                     key.keypair,", '                     "none",'],
      ["          key.keypair,", "          Doorkeeper::OpenidConnect.signing_algorithm.to_s,"], "high",
      'signs or checks a token with the algorithm "none" (unsigned: anyone can forge it)'),
+    # jose2go (blind 133, in the commit's own new code): a check of the expected algorithm that also passes "none"
+    ("jose.go", ["\tif expected == alg || alg == \"none\" {", "\t\treturn key, nil", "\t}"], [], "high",
+     'accepts a token whose algorithm is "none" (unsigned: anyone can forge it)'),
+    ("src/verify.ts", ["  if (header.alg === 'none' || verifySignature(token, key)) {"], [], "high",
+     'accepts a token whose algorithm is "none"'),
     # console (blind 103): a secure read that turned the terminal's echo off now clears another flag
     ("src/unix_term.rs", ["    termios.c_lflag &= !libc::ICANON;"], ["    termios.c_lflag &= !libc::ECHO;"], "medium",
      "leaves the terminal's echo on where it turned it off (a secret typed shows on screen)"),
@@ -125,6 +130,9 @@ def test_an_unsigned_algorithm_an_echo_left_on_and_a_list_read_from_two_are_name
     ("lib/claims_builder.rb", ['          "RS256",'], ["          Doorkeeper::OpenidConnect.signing_algorithm.to_s,"]),
     ("lib/claims_builder.rb", ['          "none",'], ["          Doorkeeper::OpenidConnect.signing_key.kid,"]),  # no algorithm stood there
     ("src/unix_term.rs", ["    termios.c_lflag &= !(libc::ECHO | libc::ICANON);"], ["    termios.c_lflag &= !libc::ECHO;"]),
+    ("jose.go", ["\tif alg == \"none\" {", "\t\treturn nil, ErrUnsigned", "\t}"], []),  # "none" refused
+    ("jose.go", ["\tif alg == \"none\" || alg == \"\" {", "\t\treturn nil, errors.New(\"unsigned\")", "\t}"], []),  # refused with the empty one
+    ("src/verify.py", ["    if alg == 'none' and not settings.ALLOW_UNSIGNED:"], []),
     ("keyfunc.go", ["\tif len(k.useWhitelist) > 0 {"], []),
     ("keyfunc.go", ["\tif len(k.keys) > 1 {"], []),  # not a list that admits or refuses
     ("src/hkdf.ts", ["  if (blocks > 1) iHash.update(T);"], []),  # noble-hashes: a count of blocks, no block-list

@@ -40,6 +40,11 @@ def _said(path: str, added: list[str], removed: list[str]):
     ("src/rsa/native-signatures.ts", ["  verify(buffer: Uint8Array, signature: Uint8Array): boolean {", "    try {",
                                       "      return nodeVerify(alg, buffer, key, signature);", "    } catch {", "      return true;", "    }", "  }"],
      [], "high", "answers yes when the check fails (any error in verify returns true)"),
+    # round 90 (blind 134's crypto-bigint): a random source's failure discarded, in Rust, Go and C
+    ("src/uint/rand.rs", ["    let _ = rng.try_fill_bytes(&mut slice[..n_bytes]);"], ["    rng.try_fill_bytes(&mut slice[..n_bytes])?;"], "high",
+     "discards a random source's failure (rng.try_fill_bytes"),
+    ("keys/nonce.go", ["	_, _ = rand.Read(nonce)"], [], "high", "discards a random source's failure (rand.Read"),
+    ("src/iv.c", ["    (void)RAND_bytes(iv, sizeof iv);"], [], "high", "discards a random source's failure (RAND_bytes"),
 ])
 def test_each_slip_is_named_at_its_risk(path: str, added: list[str], removed: list[str], risk: str, said: str) -> None:
     found = _said(path, added, removed)
@@ -56,6 +61,9 @@ def test_each_slip_is_named_at_its_risk(path: str, added: list[str], removed: li
     ("README.md", ["const key = new NodeRSA({ b: 2048 }, { encryptionScheme: 'pkcs1_oaep' });"], [], "PKCS#1 v1.5"),
     ("README.rst", ["    signing_key = decode_signing_key_base64('ed25519', 'zxcvb', os.environ['SIGNING_KEY'])"], [], "hard-coded literal"),
     ("ellipticcurve/utils/der.py", ["    if len(content) < length:", '        raise Exception("missing bytes in DER parse")'], [], "other side"),
+    ("src/uint/rand.rs", ["    rng.try_fill_bytes(&mut slice[..n_bytes])?;"], [], "random source"),  # its failure returned
+    ("keys/nonce.go", ["\tif _, err := rand.Read(nonce); err != nil {"], [], "random source"),
+    ("src/out.rs", ["    let _ = writer.flush();"], [], "random source"),  # another call's result discarded
     ("src/rsa/native-signatures.ts", ["  sign(buffer: Uint8Array): Uint8Array {", "    try {", "      return nodeSign(alg, buffer, key);",
                                       "    } catch {", "      return true;", "    }", "  }"], [], "answers yes"),
 ])

@@ -67,6 +67,13 @@ def _said(path: str, added: list[str], removed: list[str] | None = None):
      "high", 'test weakened: removes 1 parameter of its runs ("CIMultiDict")'),
     ("tests/test_parse.py", ['@pytest.mark.parametrize("size", [1, 2])'], ['@pytest.mark.parametrize("size", [1, 2, 3])'],
      "high", "test weakened: removes 1 parameter"),
+    # round 90 (blind 133's wcmatch): the error a test expects widened to any error
+    ("tests/test_glob.py", ["        with self.assertRaises(Exception):"], ["        with self.assertRaises(_wcparse.PatternLimitException):"],
+     "high", "test weakened: removes the expected error's type (PatternLimitException → Exception)"),
+    ("test/parse.test.js", ["  expect(() => parse(bad)).toThrow();"], ["  expect(() => parse(bad)).toThrow(SyntaxError);"],
+     "high", "test weakened: removes the expected error's type (SyntaxError → any error)"),
+    ("src/test/java/x/SigTest.java", ["    assertThrows(Exception.class, () -> verify(sig));"],
+     ["    assertThrows(SignatureException.class, () -> verify(sig));"], "high", "test weakened: removes the expected error's type (SignatureException"),
     ("pkg/cosign/tlog.go", ["\tif err != nil && pubKey.Status == tuf.Active {"], ["\tif err != nil {"],
      "medium", "lets a failure pass unless another condition holds (err checked only when pubKey.Status == tuf.Active)"),
     ("multidict/_multidict_py.py", ["        return key"], ["        return key.title()"], "medium", "stops folding a value's case"),
@@ -94,6 +101,10 @@ def test_each_slipped_line_is_named_at_its_risk(path: str, added: list[str], rem
 
 
 @pytest.mark.parametrize(("path", "added", "removed", "not_said"), [
+    # the expected error made another specific one, or one kept while a line beside it changed: nothing widened
+    ("tests/test_glob.py", ["        with self.assertRaises(ValueError):"], ["        with self.assertRaises(_wcparse.PatternLimitException):"], "expected error"),
+    ("tests/test_glob.py", ["        with pytest.raises(Exception):", "            glob(p)"], ["        with pytest.raises(Exception):", "            glob(q)"], "expected error"),
+    ("test/parse.test.js", ["  expect(() => parse(bad)).toThrow(TypeError);"], ["  expect(() => parse(bad)).toThrow();"], "expected error"),
     ("lib/server.rb", ["        @server = TCPServer.open('127.0.0.1', port)"], ["        @server = TCPServer.open(host, port)"], "listens on every"),
     ("lib/server.rb", ["        @server = TCPServer.open(config.host, port)"], ["        @server = TCPServer.open(host, port)"], "listens on every"),
     ("src/csp.js", ["    styleSrc: [\"'self'\", \"'unsafe-inline'\"],"], [], "Content-Security-Policy"),

@@ -126,3 +126,12 @@ def test_a_riskless_quote_of_the_line_gives_way() -> None:
     ctx = RiskContext(apart={"src/Clean.java": "edit apart from the change: … && up == 'x' && lc3 == 'y') { → … && up == 'x' && c3 == 'y') {"})
     risk = assess(c, ctx)
     assert risk.risk == "medium" and "swaps a name for its sibling" in " ".join(risk.reasons)
+
+
+def test_the_object_a_method_runs_on_put_in_anothers_place_is_no_rename() -> None:
+    # round 90 (blind 134's mem): a per-instance cache keyed by `this` keyed by the shared `target`; `self` in Python
+    # and Rust likewise. A local name renamed everywhere is still a rename.
+    this = ["\t\tif (!cache.has(this)) {", "\t\t\tcache.set(this, value);", "\t\treturn cache.get(this);"]
+    assert same_meaning([line.replace("this", "target") for line in this], this) is None
+    assert same_meaning(["    key = id(target)", "    return store[target]"], ["    key = id(self)", "    return store[self]"]) is None
+    assert same_meaning([line.replace("cache", "store") for line in this], this) == "names changed only"

@@ -17,7 +17,7 @@ Each is one edit a worker makes in passing, with no security word on the line:
 - ``made_true``: a comparison's call replaced by a constant truth on the same line (``lhs.ct_eq(&rhs)`` →
   ``Choice::from(1)``): the check passes whatever it compared;
 - ``unsigned_algorithm`` (round 78, high): a token's algorithm made "none" (``signing_algorithm.to_s`` → ``"none"``,
-  round 80: ``jwt.HS256`` → ``jwt.NONE``);
+  round 80: ``jwt.HS256`` → ``jwt.NONE``; round 90: a check that also passes ``alg == "none"``);
 - ``echo_left_on`` (round 78): a terminal's echo no longer turned off where a secret is read;
 - ``list_from_two`` (round 78, new lines): an allow- or deny-list consulted only when it holds two entries or more;
 - ``verdict_made_presence``, ``radix_turned``, ``static_root_widened`` (round 79): a validator's answer read as
@@ -33,7 +33,8 @@ import os
 import re
 from collections.abc import Sequence
 
-from relay.review.overridden_turns import paired_quote
+from relay.review.line_shapes import first_hit
+from relay.review.overridden_turns import cut_quote, paired_quote
 
 __all__ = ["answer_slip", "containment_widened", "list_from_two", "made_true", "radix_turned", "static_root_widened", "unsigned_algorithm"]
 
@@ -172,9 +173,24 @@ _NONE_LITERAL_RE = re.compile(r"""(?P<q>["'])none(?P=q)|:none\b|(?<=\.)NONE\b|\b
 _NAMED_ALG_RE = re.compile(r"(?:[\w$]+\.)?(?:[HRP]S|ES)(?:256|384|512)\b|(?:[\w$]+\.)?EdDSA\b|(?:[\w$]+\.)?SigningMethod\w+")
 
 
+# An algorithm compared with "none" as one side of an "or": a check that lets the unsigned token through beside the
+# expected one (round 90, blind 133's jose2go, in the commit's own new code: ``if expected == alg || alg == "none" {``).
+# Quiet: the comparison alone or joined by "and", and an "or" that refuses (``if alg == "none" || alg == "" {`` then a
+# ``return …err``, a throw or a raise, on its line or the next).
+_ALG_VALUE = r"""(?:[\w$.]*alg\w*|[\w$.]*\[["']alg["']\])"""
+_IS_NONE = rf"""{_ALG_VALUE}\s*===?\s*["']none["']|["']none["']\s*===?\s*{_ALG_VALUE}"""
+_REFUSES_RE = re.compile(r"(?i)\breturn\b[^;\n]*\berr|\bthrow\b|\braise\b|\babort|\breject|\bpanic\b|\bdeny|\bforbid|\bunauthori[sz]ed")
+_NONE_OR_RE = re.compile(rf"(?:\|\||\bor\b)\s*\(?\s*(?:{_IS_NONE})|(?:{_IS_NONE})\s*\)?\s*(?:\|\||\bor\b)", re.I)
+
+
 def unsigned_algorithm(added: Sequence[str], removed: Sequence[str]) -> str | None:
     """"signs or checks a token with the algorithm "none" …" where a line naming an algorithm comes back with "none" in its
-    place (doorkeeper-openid_connect's id token: ``signing_algorithm.to_s,`` → ``"none",``): a token anyone can forge."""
+    place (doorkeeper-openid_connect's id token: ``signing_algorithm.to_s,`` → ``"none",``), or a new check that also
+    passes "none" (above): a token anyone can forge."""
+    was = {line.strip() for line in removed}
+    fresh = [a for a in added if a.strip() not in was]
+    if (hit := first_hit(fresh, _NONE_OR_RE)) is not None and not _REFUSES_RE.search(" ".join(fresh[fresh.index(hit[0]):][:2])):
+        return f"accepts a token whose algorithm is \"none\" (unsigned: anyone can forge it): {cut_quote(hit[0].strip())}"
     new, old = _pairs(added, removed)
     olds = [line for line in old if (_ALG_RE.search(line) or _NAMED_ALG_RE.search(line)) and not _NONE_LITERAL_RE.search(line)]
     for a in new if olds else ():

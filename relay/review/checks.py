@@ -16,7 +16,7 @@ import re
 import msgspec
 
 from relay.core.contracts import FileChange
-from relay.review.code_reading import params_dropped, weakened
+from relay.review.code_reading import expected_error_widened, params_dropped, weakened
 from relay.review.manifest_fields import listed_items, minified
 from relay.review.file_kinds import (
     SKIP_RE as _SKIP_LINE,
@@ -132,7 +132,7 @@ def removed_assertions(f: FileFacts, ctx: RiskContext) -> Detail:
     cases, asserts = weakened(f.change)
     if cases:
         return f"{cases} test case{'s' if cases != 1 else ''}"
-    return f"{asserts} assertion{'s' if asserts != 1 else ''}" if asserts else params_dropped(f.change)
+    return f"{asserts} assertion{'s' if asserts != 1 else ''}" if asserts else params_dropped(f.change) or expected_error_widened(f.change)
 
 
 def skip_marker(f: FileFacts, ctx: RiskContext) -> Detail:

@@ -1,4 +1,4 @@
-"""Classic risks in the shapes blind 129/130 wrote them, which no reader had (issue 36, round 89). High unless said.
+"""Classic risks in the shapes blind 129/130 (and 134) wrote them, which no reader had (issue 36, round 89). High unless said.
 
 - ``safe_variant_dropped`` (pairs): a name's safe twin replaced by the plain one, the rest of the line kept (sqlfluff's
   ``return SandboxedEnvironment(`` → ``return Environment(``: a template now runs any Python it is given; ``SafeLoader``
@@ -17,6 +17,8 @@
   arguments (python-signedjson's README ``decode_signing_key_base64('ed25519', 'zxcvb', 'nJ3b…')``: a signing key published);
 - ``wipe_dropped`` (removed lines): a secret's wipe deleted and written nowhere else (secp256k1's
   ``secp256k1_memclear_explicit(hash_ser, sizeof(hash_ser));``: the shared secret's hash stays in memory; round 89, blind 131);
+- ``random_failure_discarded`` (new lines; round 90, blind 134): a random source's failure discarded by a written-out
+  discard (crypto-bigint's ``let _ = rng.try_fill_bytes(&mut slice[..n_bytes]);``: the buffer keeps predictable bytes);
 - ``message_contradicted`` (new lines, worth a look): a length check whose refusal says the value is short while the
   check refuses the long side, or back (ecdsa-python's ``if len(content) > length: raise Exception("missing bytes…")``:
   truncated input passes).
@@ -180,10 +182,25 @@ def wipe_dropped(added: Sequence[str], removed: Sequence[str]) -> str | None:
     return None
 
 
+# ----- a random source's failure discarded (round 90, blind 134's crypto-bigint: ``rng.try_fill_bytes(&mut slice)?;`` →
+# ``let _ = rng.try_fill_bytes(…);``): when the source fails the buffer keeps what it held (zeros), and a key, nonce or
+# salt drawn from it is predictable. A discard written out: Rust's ``let _ =``, Go's ``_ =`` / ``_, _ =``, C's ``(void)``.
+_RANDOM_DISCARDED_RE = re.compile(r"^\s*(?:let\s+_\s*=|_\s*(?:,\s*_\s*)?:?=|\(\s*void\s*\))\s*[^;]*?(?P<call>\b(?:\w+\.)?(?:try_fill_bytes|fill_bytes|"
+                                  r"try_fill|getrandom|getentropy|RAND_bytes|RAND_priv_bytes|SecRandomCopyBytes|BCryptGenRandom|"
+                                  r"randombytes_buf)|\brand\.Read|\brand\.Reader\.Read|\bio\.ReadFull\(\s*rand\.Reader)\s*\(?")
+
+
+def random_failure_discarded(added: Sequence[str]) -> str | None:
+    if (hit := first_hit(added, _RANDOM_DISCARDED_RE, most=_NEW, longest=_LONG)) is None:
+        return None
+    return f"discards a random source's failure ({hit[1].group('call')}: the buffer may keep predictable bytes): {cut_quote(hit[0].strip())}"
+
+
 def classic_slip(added: Sequence[str], removed: Sequence[str]) -> tuple[str, bool] | None:
     """The first of these slips the edit makes (see the module's doc), with whether it is classic (high)."""
     found = (safe_variant_dropped(added, removed) or root_deleted(added) or auth_unwrapped(added, removed) or folder_served(added, removed)
-             or fetched_plain(added) or pkcs1_encryption(added, removed) or key_from_literal(added) or wipe_dropped(added, removed))
+             or fetched_plain(added) or pkcs1_encryption(added, removed) or key_from_literal(added) or wipe_dropped(added, removed)
+             or random_failure_discarded(added))
     if found:
         return found, True
     contradicted = message_contradicted(added)

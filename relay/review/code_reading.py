@@ -152,6 +152,25 @@ def params_dropped(c: FileChange) -> str | None:
     return None
 
 
+# An expected error widened to any error (round 90, blind 133's wcmatch: ``assertRaises(_wcparse.PatternLimitException)``
+# → ``assertRaises(Exception)``): the test passes when the code fails another way, and a refusal it proved is proved no more.
+_EXPECTS_RE = re.compile(r"\b(?P<call>assertRaises(?:Regexp?)?|pytest\.raises|assert_?[Tt]hrows|expectThrows|assert_raises|raise_error|"
+                         r"toThrow(?:Error)?|rejects\.toThrow|expectException)\s*\(\s*(?P<what>[\w.$:\\]*)")
+_ANY_ERROR = frozenset({"Exception", "BaseException", "Throwable", "Error", "StandardError", "Exception.class", "Throwable.class",
+                        "Exception::class", "\\Exception", "\\Exception::class", "\\Throwable::class"})
+_BARE_CALLS = frozenset({"toThrow", "toThrowError", "rejects.toThrow", "raise_error"})  # no argument: any error passes
+
+
+def expected_error_widened(c: FileChange) -> str | None:
+    """"the expected error's type (A → any error)" where a test's expected error became any error; None otherwise."""
+    olds = {m["call"]: m["what"] for line in c.removed_lines[:200] if (m := _EXPECTS_RE.search(line)) and m["what"] not in _ANY_ERROR and m["what"]}
+    for line in c.added_lines[:200] if olds else ():
+        if (m := _EXPECTS_RE.search(line)) and m["call"] in olds and (m["what"] in _ANY_ERROR or (not m["what"] and m["call"] in _BARE_CALLS)):
+            was = olds[m["call"]].removesuffix(".class").removesuffix("::class").rsplit(".", 1)[-1].rsplit("\\", 1)[-1]
+            return f"the expected error's type ({was[:40]} → {m['what'] or 'any error'})"
+    return None
+
+
 # ----- mechanical edits: nothing a reviewer must read
 
 

@@ -95,8 +95,11 @@ _ESCAPE_RE = re.compile(r"\\\S")  # a backslash escaping what follows (one that 
 
 def _escapes(lines: Sequence[str]) -> Counter[str]:
     return Counter(escape for line in lines for escape in _ESCAPE_RE.findall(line))
+# Words no rename touches. ``this``/``self``/``super`` name the object a method runs on: another name in their place reads
+# another object (round 90, blind 134's mem: a per-instance cache keyed by ``this`` keyed by the shared ``target``).
 _KEEP = frozenset({"True", "False", "None", "true", "false", "null", "nil", "not", "and", "or", "is", "in", "if", "else", "return",
-                   "raise", "throw", "def", "function", "class", "import", "from", "new", "await", "async", "yield", "lambda"})
+                   "raise", "throw", "def", "function", "class", "import", "from", "new", "await", "async", "yield", "lambda",
+                   "this", "self", "super"})
 
 
 def _chosen_member(old: list[str], new: list[str], k: int) -> bool:
