@@ -34,6 +34,8 @@ def _said(path: str, added: list[str], removed: list[str] | None = None):
     ("src/csp.js", ["    scriptSrc: [\"'self'\", \"'unsafe-inline'\"],"], [], "high", "lets a Content-Security-Policy run inline script"),
     ("setup.py", ["install_requires = ['aiohttp>=3.2.0', 'aiohtpp-session']"], ["install_requires = ['aiohttp>=3.2.0']"],
      "high", "adds a look-alike of aiohttp"),
+    # round 90 (blind 134's escape-goat): a two-letter devDependency with a digit for its letter, beside the name it removes
+    ("package.json", ['    "x0": "^0.24.0",'], ['    "xo": "^0.23.0",'], "high", "adds a look-alike of xo (a digit for a letter"),
     ("doc/cosign_verify.md", ["  cosign verify --certificate-identity-regexp='.*' --certificate-oidc-issuer-regexp='.*' <IMAGE>"],
      ["  cosign verify <IMAGE>"], "high", "accepts any signer"),
     ("policy.yaml", ['    issuer_regex: ".*"'], [], "high", "accepts any signer"),
@@ -101,6 +103,8 @@ def test_each_slipped_line_is_named_at_its_risk(path: str, added: list[str], rem
 
 
 @pytest.mark.parametrize(("path", "added", "removed", "not_said"), [
+    # a name with a digit that stands for no look-alike of a known one
+    ("package.json", ['    "web3": "^1.10.0",', '    "i18n": "^0.15.1",'], [], "digit for a letter"),
     # the expected error made another specific one, or one kept while a line beside it changed: nothing widened
     ("tests/test_glob.py", ["        with self.assertRaises(ValueError):"], ["        with self.assertRaises(_wcparse.PatternLimitException):"], "expected error"),
     ("tests/test_glob.py", ["        with pytest.raises(Exception):", "            glob(p)"], ["        with pytest.raises(Exception):", "            glob(q)"], "expected error"),

@@ -269,6 +269,8 @@ def lookalike_new(names: list[str], c: FileChange | None = None, others: frozens
         said = name[:40] + next((f" ({line.strip()[:60]})" for line in (c.added_lines if c is not None and len(name) < 8 else ()) if name in line), "")
         if old:
             return f"adds a look-alike of {old[:40]} (a typo-squat?): {said}"
+        if (twin := _glyph_twin(key, gone)) is not None:
+            return f"adds a look-alike of {twin[:40]} (a digit for a letter: a typo-squat?): {said}"
         if (of := owner_lookalike(key, (*names, *gone, *owners))) is not None:  # round 87: Respect/Validation's ``respekt/parameter``
             return f"adds a look-alike of {of}/… (a typo-squat of its owner?): {said}"
         if len(key) < 5:
@@ -469,6 +471,19 @@ def popular_renamed(added: Sequence[str], removed: Sequence[str]) -> str | None:
             if len(differ) == 1 and dep_key(a := differ[0][0]) in _POPULAR_KEYS and dep_key(b := differ[0][1]) not in _POPULAR_KEYS \
                     and len(a) >= 4 and looks_alike(a, b):
                 return f"renames a dependency to a look-alike (a typo-squat?): {a[:40]} → {b[:40]}"
+    return None
+
+
+# A digit for the letter it looks like (round 90, blind 134's escape-goat: the devDependency ``xo`` made ``x0``), read at
+# any length against the widely used names and those the change removes or the project declares: one letter off is too
+# loose a test for a name of two letters, a digit standing for its own look-alike letter is not.
+_GLYPHS = (str.maketrans("015", "ols"), str.maketrans("015", "ois"))
+
+
+def _glyph_twin(key: str, known: set[str]) -> str | None:
+    for glyphs in _GLYPHS if any(d in key for d in "015") else ():
+        if (twin := key.translate(glyphs)) != key and (twin in known or twin in _POPULAR_KEYS):
+            return _POPULAR_KEYS.get(twin, twin)
     return None
 
 
