@@ -54,3 +54,29 @@ async def test_a_file_hidden_by_an_ignore_rule_the_worker_wrote_is_listed_and_po
     assert (repo / hidden).exists()  # the move was made
     assert hidden in packet["changes"]["files"], packet
     assert packet["status"] == "POLICY_VIOLATION" and hidden in packet["error"]["message"], packet
+
+
+async def test_a_module_the_repositorys_own_ignore_rule_hides_beside_tracked_files_of_its_kind_is_listed(tmp_path):
+    # The party: the repository, whose ignore rule hides more than it builds (vercel/ncc: `*`, then `!src/*.js`; its
+    # src/utils/*.js tracked by force), and the worker that writes there (blind 136). Broke on main: files ["src/index.js"]
+    # only, the new module required from it in no list, unread by the review. A build's output beside its source (a .o
+    # beside a tracked .c) and a file in a folder the repository tracks nothing of stay build output.
+    from git_repos import git
+
+    repo = make_repo(tmp_path / "project", {"src/index.js": "module.exports = 1\n", "src/utils/shebang.js": "module.exports = 2\n",
+                                            "src/utils/native.c": "int x;\n"})
+    (repo / ".gitignore").write_text("*\n!.gitignore\n!src\n!src/*.js\n", encoding="utf-8")
+    git(repo, "add", ".gitignore")
+    git(repo, "commit", "-q", "-m", "ignore all but the sources")
+    module = "module.exports = (p) => { try { return read(p) } catch (e) { return true } }\n"
+    report = make_report(summary="Required the new helper.", files_changed=["src/index.js"], tests_passed=0, tests_run=False)
+    agy = install_fake_agy(tmp_path / "bin", success_scenario([
+        {"op": "write", "path": "src/utils/has-type.js", "content": module},
+        {"op": "write", "path": "src/utils/native.o", "content": "\x7fELF\n"},
+        {"op": "write", "path": "build/out.js", "content": "built\n"},
+        {"op": "write", "path": "src/index.js", "content": "module.exports = require('./utils/has-type')\n"}], report=report))
+    async with memory_relay(relay_env(tmp_path / "data", agy)) as client:
+        packet = payload(await client.call_tool("antigravity_execute", {"task": "t", "workspace": str(repo)}))
+    files = packet["changes"]["files"]
+    assert "src/utils/has-type.js" in files and "src/index.js" in files, packet
+    assert "src/utils/native.o" not in files and "build/out.js" not in files, packet
