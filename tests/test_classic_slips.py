@@ -45,6 +45,11 @@ def _said(path: str, added: list[str], removed: list[str]):
      "discards a random source's failure (rng.try_fill_bytes"),
     ("keys/nonce.go", ["	_, _ = rand.Read(nonce)"], [], "high", "discards a random source's failure (rand.Read"),
     ("src/iv.c", ["    (void)RAND_bytes(iv, sizeof iv);"], [], "high", "discards a random source's failure (RAND_bytes"),
+    # round 90 (blind 135's sevenzip README): an archive entry written where its own name says (zip slip), code and sample
+    ("README.md", ["```go", "for _, file := range r.File {", "    w, err := os.Create(filepath.Join(destDir, file.Name))", "```"], [], "high",
+     "writes an archive entry where its own name says (file.Name"),
+    ("unpack.py", ["    for member in tar.getmembers():", "        target = os.path.join(dest, member.name)"], [], "high",
+     "writes an archive entry where its own name says (member.name"),
 ])
 def test_each_slip_is_named_at_its_risk(path: str, added: list[str], removed: list[str], risk: str, said: str) -> None:
     found = _said(path, added, removed)
@@ -64,6 +69,11 @@ def test_each_slip_is_named_at_its_risk(path: str, added: list[str], removed: li
     ("src/uint/rand.rs", ["    rng.try_fill_bytes(&mut slice[..n_bytes])?;"], [], "random source"),  # its failure returned
     ("keys/nonce.go", ["\tif _, err := rand.Read(nonce); err != nil {"], [], "random source"),
     ("src/out.rs", ["    let _ = writer.flush();"], [], "random source"),  # another call's result discarded
+    # the entry's path checked on the change's lines, its name cut to its base, a folder listing's file (no archive)
+    ("extract.go", ["\tfor _, file := range r.File {", "\t\tp := filepath.Join(destDir, file.Name)",
+                    "\t\tif !strings.HasPrefix(p, filepath.Clean(destDir)+string(os.PathSeparator)) {", "\t\t\treturn errIllegalPath", "\t\t}"], [], "archive entry"),
+    ("unpack.py", ["    for member in tar.getmembers():", "        target = os.path.join(dest, os.path.basename(member.name))"], [], "archive entry"),
+    ("copy.py", ["    for f in os.scandir(src):", "        shutil.copy(f.path, os.path.join(dest, f.name))"], [], "archive entry"),
     ("src/rsa/native-signatures.ts", ["  sign(buffer: Uint8Array): Uint8Array {", "    try {", "      return nodeSign(alg, buffer, key);",
                                       "    } catch {", "      return true;", "    }", "  }"], [], "answers yes"),
 ])

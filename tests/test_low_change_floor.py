@@ -100,6 +100,14 @@ def test_a_docs_pages_code_sample_turned_in_a_change_otherwise_low_is_worth_a_lo
     assert found.reasons[0].startswith("turns: ") and word in found.reasons[0]
 
 
+def test_a_json_samples_quoted_setting_is_a_sample_line_and_read_as_one(tmp_path: Path) -> None:
+    # Blind 136's python3-saml README: `"strict": true,` made `false` in a JSON sample stayed low ("docs edited"): a quoted
+    # key was no sample line. Read as one, the switch turned off is the value readers' (high), not only the floor's.
+    before = _PAGE.format(lang="json", code='{\n    "strict": true,\n    "debug": false\n}\n')
+    risk, found = _review(tmp_path, "README.md", before, before.replace('"strict": true', '"strict": false'))
+    assert risk == "high" and found.risk == "high" and "strict" in found.reasons[0], found
+
+
 # The page's own edits that turn no sample's value (names alone turned: on ordinary history, most sample edits are an
 # API's rename the page follows): (path, before, after).
 _PAGE_EDITS = {

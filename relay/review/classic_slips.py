@@ -19,6 +19,8 @@
   ``secp256k1_memclear_explicit(hash_ser, sizeof(hash_ser));``: the shared secret's hash stays in memory; round 89, blind 131);
 - ``random_failure_discarded`` (new lines; round 90, blind 134): a random source's failure discarded by a written-out
   discard (crypto-bigint's ``let _ = rng.try_fill_bytes(&mut slice[..n_bytes]);``: the buffer keeps predictable bytes);
+- ``entry_path_joined`` (new lines, code and docs samples; round 90, blind 135): an archive entry written where its own
+  name says, no check of the path on the change's lines (sevenzip's README ``os.Create(filepath.Join(destDir, file.Name))``);
 - ``message_contradicted`` (new lines, worth a look): a length check whose refusal says the value is short while the
   check refuses the long side, or back (ecdsa-python's ``if len(content) > length: raise Exception("missing bytes…")``:
   truncated input passes).
@@ -196,11 +198,35 @@ def random_failure_discarded(added: Sequence[str]) -> str | None:
     return f"discards a random source's failure ({hit[1].group('call')}: the buffer may keep predictable bytes): {cut_quote(hit[0].strip())}"
 
 
+# ----- an archive entry written where its own name says (round 90, blind 135's sevenzip README: ``os.Create(filepath.Join(
+# destDir, file.Name))`` in an extraction loop): an entry named ``../../.ssh/authorized_keys`` is written outside the folder
+# ("zip slip"). Quiet when the change's lines check the path (a prefix test on the cleaned destination, a secure join,
+# ``relative_to``/``commonpath``/``realpath``) or reduce the name to its base.
+_ENTRY_JOIN_RE = re.compile(r"(?:filepath\.Join|path\.(?:join|resolve)|os\.path\.join|Path\.Combine|Paths\.get|new\s+File)\s*\(\s*[\w.]+\s*,\s*"
+                            r"(?P<entry>(?:file|entry|member|header|hdr|zf|ze|item|f|e|h|m)\.(?:Name|name|path|Path|filename|FileName|FullName|getName\(\)))\s*\)")
+_PATH_CHECKED_RE = re.compile(r"HasPrefix|startswith|startsWith|SecureJoin|securejoin|relative_to|is_relative_to|commonpath|realpath|"
+                              r"abspath|\bClean\(|normalize|basename|Base\(|getCanonical|\.\.")
+
+
+_ARCHIVE_RE = re.compile(r"(?i)zip|\btar\b|tarfile|archive|sevenzip|\b7z\b|unrar|extract|getmembers|\.Next\(\)|\bentries\b|r\.File\b")
+
+
+def entry_path_joined(added: Sequence[str]) -> str | None:
+    """An archive's entry joined by its name to where it is written, on a change that reads an archive (a file's name in
+    a folder listing is no entry: ``os.scandir``'s ``f.name`` stays quiet without an archive word on the change)."""
+    if (hit := first_hit(added, _ENTRY_JOIN_RE, most=_NEW, longest=_LONG)) is None or any(_PATH_CHECKED_RE.search(line) for line in added[:_NEW]):
+        return None
+    if not any(_ARCHIVE_RE.search(line) for line in added[:_NEW]):
+        return None
+    return (f"writes an archive entry where its own name says ({hit[1].group('entry')} joined to the folder: a name with ../ "
+            f"lands outside it, zip slip): {cut_quote(hit[0].strip())}")
+
+
 def classic_slip(added: Sequence[str], removed: Sequence[str]) -> tuple[str, bool] | None:
     """The first of these slips the edit makes (see the module's doc), with whether it is classic (high)."""
     found = (safe_variant_dropped(added, removed) or root_deleted(added) or auth_unwrapped(added, removed) or folder_served(added, removed)
              or fetched_plain(added) or pkcs1_encryption(added, removed) or key_from_literal(added) or wipe_dropped(added, removed)
-             or random_failure_discarded(added))
+             or random_failure_discarded(added) or entry_path_joined(added))
     if found:
         return found, True
     contradicted = message_contradicted(added)
@@ -211,4 +237,4 @@ def classic_sample_slip(code: Sequence[str], was: Sequence[str], added: Sequence
     """The slips of a docs page's sample (``code``/``was``: its sample lines; ``added``/``removed``: all its changed lines,
     for the wrapped handler whose new line ends in a sentence)."""
     return (auth_unwrapped(added, removed) or fetched_plain(code) or pkcs1_encryption(code, was) or key_from_literal(code)
-            or folder_served(code, was) or root_deleted(code))
+            or folder_served(code, was) or root_deleted(code) or entry_path_joined(code))

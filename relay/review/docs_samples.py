@@ -44,8 +44,9 @@ __all__ = ["hash_in_payload", "is_sample", "prose_line", "sample_code", "sample_
 # into a member (``::``, ``->``, ``=>``).
 _CODE_SHAPE_RE = re.compile(r"\w\s*\(|[{};]|(?<![=!<>])=(?!=)|#\{|\$\{|->|::|=>")
 _TAIL_COMMENT_RE = re.compile(r"(?<=[\w\"')\]},;])\s+(?://|#)\s.*$")
-# An option given a module's constant is one too (round 88: secure-password's README ``memlimit: securePassword.MEMLIMIT_MIN,``).
-_PROPERTY_RE = re.compile(r"""^[\w$-]+\s*:\s*(?:"[^"]*"|'[^']*'|-?\d[\d._]*|true|false|null|\[|\{|[A-Za-z_$][\w$]*(?:\.[\w$]+)+)\s*,?$""")
+# An option given a module's constant is one too (round 88: secure-password's README ``memlimit: securePassword.MEMLIMIT_MIN,``),
+# and a JSON sample's key, quoted (round 90, blind 136's python3-saml README: ``"strict": true,`` made ``false``).
+_PROPERTY_RE = re.compile(r"""^(?:[\w$-]+|"[\w$.-]+"|'[\w$.-]+')\s*:\s*(?:"[^"]*"|'[^']*'|-?\d[\d._]*|true|false|null|\[|\{|[A-Za-z_$][\w$]*(?:\.[\w$]+)+)\s*,?$""")
 # A docs page's own markup: a heading (markdown, rdoc ``= Title``, rst underline), a list item, a quote, a table row, a
 # link or image, a fence, an rst directive or comment, an html tag.
 _MARKUP_RE = re.compile(r"^(?:#{1,6}\s|=+\s|[-*+]\s|\d+[.)]\s|>|\||!?\[|```|~~~|\.\.\s|<[a-zA-Z/!]|[=\-~^\"'`#*+]{3,}\s*$)")
