@@ -108,28 +108,27 @@ def test_a_json_samples_quoted_setting_is_a_sample_line_and_read_as_one(tmp_path
     assert risk == "high" and found.risk == "high" and "strict" in found.reasons[0], found
 
 
+def _pages(lang: str, before: str, after: str) -> tuple[str, str]:
+    """A page whose one sample holds ``before``, and the same page holding ``after``."""
+    return _PAGE.format(lang=lang, code=before), _PAGE.format(lang=lang, code=after)
+
+
 # The page's own edits that turn no sample's value (names alone turned: on ordinary history, most sample edits are an
 # API's rename the page follows): (path, before, after).
 _PAGE_EDITS = {
-    "names alone": ("docs/list.md", _PAGE.format(lang="js", code=_TURNS["javascript"][1]),
-                    _PAGE.format(lang="js", code=_TURNS["javascript"][1].replace("isShown);", "isShown).concat(hiddenRows);"))),
+    "names alone": ("docs/list.md", *_pages("js", _TURNS["javascript"][1], _TURNS["javascript"][1].replace("isShown);", "isShown).concat(hiddenRows);"))),
     "code kept among the docs": ("docs/apidocs/script.js", "const limit = { verify: true };\n", "const limit = { verify: 'no' };\n"),
-    "release notes": ("CHANGELOG.md", _PAGE.format(lang="js", code="mime.define({'text/x-abc': ['abc']});\n"),
-                      _PAGE.format(lang="js", code="mime.define({'text/html': ['abc']}, true);\n")),
-    "a version moved": ("README.md", _PAGE.format(lang="toml", code='tracing-mock = "= 0.1.0-beta.2"\n'),
-                        _PAGE.format(lang="toml", code='tracing-mock = "= 0.1.0-beta.3"\n')),
-    "a version's text": ("README.md", _PAGE.format(lang="toml", code='[dependencies]\nx25519-dalek = "2.0.0-pre.0"\n'),
-                         _PAGE.format(lang="toml", code='[dependencies]\nx25519-dalek = "2.0.0-rc.2"\n')),
+    "release notes": ("CHANGELOG.md", *_pages("js", "mime.define({'text/x-abc': ['abc']});\n", "mime.define({'text/html': ['abc']}, true);\n")),
+    "a version moved": ("README.md", *_pages("toml", 'tracing-mock = "= 0.1.0-beta.2"\n', 'tracing-mock = "= 0.1.0-beta.3"\n')),
+    "a version's text": ("README.md", *_pages("toml", '[dependencies]\nx25519-dalek = "2.0.0-pre.0"\n', '[dependencies]\nx25519-dalek = "2.0.0-rc.2"\n')),
     "a sentence turned": ("README.md", "# Tasks\n\nTasks are enabled by default when the queue starts.\n",
                           "# Tasks\n\nTasks are disabled by default when the queue starts.\n"),
-    "a name the page follows": ("README.md", _PAGE.format(lang="ruby", code="cred = user.credentials.find_by(id: params[:id])\n"),
-                                _PAGE.format(lang="ruby", code="cred = user.webauthn_credentials.find_by(id: params[:id])\n")),
-    "a comment for the reader": ("README.md", _PAGE.format(lang="ruby", code='opts = { resident_key: "required" }\n'),
-                                 _PAGE.format(lang="ruby", code='opts = { resident_key: "required" } # for passkeys\n')),
-    "the sample rewritten": ("README.md", _PAGE.format(lang="cs", code='var target = PipeTarget.Merge(a, b);\n'),
-                             _PAGE.format(lang="cs", code='var cmd = Cli.Wrap("foo").WithArguments(["x"]) | PipeTarget.ToStream(a, b);\n')),
-    "the page rewritten": ("README.md", _PAGE.format(lang="py", code="a = get(1)\nb = get(2)\nc = get(3)\nd = get(4)\n"),
-                           _PAGE.format(lang="py", code="a = get(5)\nb = get(6)\nc = get(7)\nd = get(8)\n")),
+    "a name the page follows": ("README.md", *_pages("ruby", "cred = user.credentials.find_by(id: params[:id])\n",
+                                                     "cred = user.webauthn_credentials.find_by(id: params[:id])\n")),
+    "a comment for the reader": ("README.md", *_pages("ruby", 'opts = { resident_key: "required" }\n', 'opts = { resident_key: "required" } # for passkeys\n')),
+    "the sample rewritten": ("README.md", *_pages("cs", 'var target = PipeTarget.Merge(a, b);\n',
+                                                  'var cmd = Cli.Wrap("foo").WithArguments(["x"]) | PipeTarget.ToStream(a, b);\n')),
+    "the page rewritten": ("README.md", *_pages("py", "a = get(1)\nb = get(2)\nc = get(3)\nd = get(4)\n", "a = get(5)\nb = get(6)\nc = get(7)\nd = get(8)\n")),
 }
 
 
