@@ -16,12 +16,12 @@ from __future__ import annotations
 import contextlib
 import os
 import posixpath
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from relay.observe.git import GitError
 from relay.observe.private_repo import Repo, git_private
 
-__all__ = ["beside_tracked"]
+__all__ = ["beside_tracked", "worth_listing"]
 
 _PATHS_MAX = 2_000  # new ignored files weighed, at most (a build writes thousands; a slipped module is one)
 
@@ -41,3 +41,10 @@ def beside_tracked(snapshot_dir: str, repo: Repo, paths: Sequence[str]) -> list[
         out = git_private(snapshot_dir, repo, "ls-files", ["-z"], index="before")
         tracked = {kind for raw in out.split(b"\0") if raw and (kind := _kind(os.fsdecode(raw))) in wanted}
     return [p for p in paths[:_PATHS_MAX] if _kind(p) in tracked]
+
+
+def worth_listing(snapshot_dir: str, repo: Repo, paths: Sequence[str], secret: Callable[[str], bool] | None) -> list[str]:
+    """The new ignored files the look lists, in their order: a secret's (``secret``: the review's reader) and those
+    beside tracked files of their kind."""
+    beside = set(beside_tracked(snapshot_dir, repo, paths))
+    return [p for p in paths if p in beside or (secret is not None and secret(p))]

@@ -43,7 +43,7 @@ import msgspec
 
 from relay.core.files import own_folder, read_regular, remove_tree, replace_file, write_own
 from relay.observe.above import above_before
-from relay.observe.ignored_beside import beside_tracked
+from relay.observe.ignored_beside import worth_listing
 from relay.observe.ignored_walk import start_listing
 from relay.observe.exact_bytes import keep_raw
 from relay.observe.git import EndlessConfig, GitError, run_git, z_records
@@ -281,9 +281,9 @@ def _scan(snapshot_dir: str, repo: Repo, *, after: bool, list_ignored=None) -> N
         keep_raw(snapshot_dir, repo, hashed)  # their bytes on disk too, where git's form of them may differ
         repo.big = big
     else:
-        # New ignored files are build output by the repository's word; a secret, or one beside its kind (ignored_beside), is listed.
+        # New ignored files are build output by the repository's word; a secret, or one beside its tracked kind, is listed.
         repo.new_ignored = [p for p in ignored if p not in repo.big]
-        listed = [*dict.fromkeys([*(p for p in repo.new_ignored if list_ignored is not None and list_ignored(p)), *beside_tracked(snapshot_dir, repo, repo.new_ignored)])]
+        listed = worth_listing(snapshot_dir, repo, repo.new_ignored, list_ignored)
         repo.new_nested = [p for p in nested if p not in repo.subs]
         repo.new_folded = [p for p in folded if p not in repo.folded]
         big = _still_big(repo)

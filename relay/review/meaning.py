@@ -95,6 +95,8 @@ _ESCAPE_RE = re.compile(r"\\\S")  # a backslash escaping what follows (one that 
 
 def _escapes(lines: Sequence[str]) -> Counter[str]:
     return Counter(escape for line in lines for escape in _ESCAPE_RE.findall(line))
+
+
 # Words no rename touches. ``this``/``self``/``super`` name the object a method runs on: another name in their place reads
 # another object (round 90, blind 134's mem: a per-instance cache keyed by ``this`` keyed by the shared ``target``).
 _KEEP = frozenset({"True", "False", "None", "true", "false", "null", "nil", "not", "and", "or", "is", "in", "if", "else", "return",
