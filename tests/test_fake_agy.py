@@ -1021,8 +1021,12 @@ def test_hang_ignoring_sigterm_needs_sigkill(install, ws):
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
     wait_for_launches(agy, 1)
     os.killpg(proc.pid, signal.SIGTERM)
-    with pytest.raises(subprocess.TimeoutExpired):
-        proc.wait(timeout=0.4)
+    # The fake says it ignored the signal once its handler ran; on a loaded machine that can take longer than a fixed
+    # wait (a CI rehearsal beside a bench run: SIGKILL came first and no "ignored" was recorded).
+    deadline = time.monotonic() + 10
+    while signal.SIGTERM not in launches(agy)[-1].get("signals_ignored", []) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert proc.poll() is None  # alive after SIGTERM
     os.killpg(proc.pid, signal.SIGKILL)
     assert proc.wait(timeout=5) == -signal.SIGKILL
     proc.communicate()
