@@ -81,6 +81,15 @@ def test_a_module_named_test_inside_a_library_folder_is_source() -> None:
     assert path_kind("src/eachHourOfInterval/test.ts") == "test"  # date-fns keeps each function's tests beside it
 
 
+def test_a_ruby_librarys_test_namespace_under_lib_is_source() -> None:
+    # round 90 (blind 136's rack-test): lib/rack/test/cookie_jar.rb decides which cookies a request sends; Ruby keeps a
+    # gem's tests in test/ and spec/. A test file by its own name under lib/, and the test folders, stay tests.
+    from relay.review.path_kinds import path_kind
+    assert path_kind("lib/rack/test/cookie_jar.rb") == "source" and path_kind("lib/test/unit/assertions.rb") == "source"
+    assert path_kind("lib/rack/bar_test.rb") == "test" and path_kind("test/rack/test/cookie_jar_test.rb") == "test"
+    assert path_kind("spec/lib/rack/test_spec.rb") == "test" and path_kind("packages/x/test/y.rb") == "test"
+
+
 def test_a_new_verify_chained_into_ok_is_high() -> None:
     # x509-parser's new verify.rs (blind 128): whatever key.verify() finds, .or(Ok(())) answers success.
     new = ["    key.verify(raw_data, &signature_value.data)", "        .or(Ok(()))", "}"]
