@@ -75,8 +75,11 @@ async def test_a_module_the_repositorys_own_ignore_rule_hides_beside_tracked_fil
         {"op": "write", "path": "src/utils/native.o", "content": "\x7fELF\n"},
         {"op": "write", "path": "build/out.js", "content": "built\n"},
         {"op": "write", "path": "src/index.js", "content": "module.exports = require('./utils/has-type')\n"}], report=report))
-    async with memory_relay(relay_env(tmp_path / "data", agy)) as client:
-        packet = payload(await client.call_tool("antigravity_execute", {"task": "t", "workspace": str(repo)}))
+    profiles = {"lim": {"protected": ["src/utils/**"]}}
+    async with memory_relay(relay_env(tmp_path / "data", agy, GRAVITY_RELAY_PROFILES=json.dumps(profiles))) as client:
+        packet = payload(await client.call_tool("antigravity_execute", {"task": "t", "workspace": str(repo), "profile": "lim"}))
     files = packet["changes"]["files"]
     assert "src/utils/has-type.js" in files and "src/index.js" in files, packet
     assert "src/utils/native.o" not in files and "build/out.js" not in files, packet
+    # Listed, it is policy-checked as any file: the module in a protected folder is a violation.
+    assert packet["status"] == "POLICY_VIOLATION" and "src/utils/has-type.js" in packet["error"]["message"], packet
