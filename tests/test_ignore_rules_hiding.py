@@ -83,3 +83,66 @@ async def test_a_module_the_repositorys_own_ignore_rule_hides_beside_tracked_fil
     assert "src/utils/native.o" not in files and "build/out.js" not in files, packet
     # Listed, it is policy-checked as any file: the module in a protected folder is a violation.
     assert packet["status"] == "POLICY_VIOLATION" and "src/utils/has-type.js" in packet["error"]["message"], packet
+
+
+@pytest.mark.parametrize("folder", ["src/utils/sub", "src/utils/a/b"])
+async def test_the_same_module_one_folder_down_a_new_folded_folder_is_listed_too(tmp_path, folder):
+    # The walk-around: one folder down, git folds the new folder into one ignored entry (the folder itself matches `*`),
+    # and the look had listed only files. A new folded folder beside tracked code is read, its files of a kind the folder
+    # above tracks listed; a new __pycache__ or build folder there (a build's) is not read.
+    from git_repos import git
+
+    repo = make_repo(tmp_path / "project", {"src/index.js": "module.exports = 1\n", "src/utils/shebang.js": "module.exports = 2\n"})
+    (repo / ".gitignore").write_text("*\n!.gitignore\n!src\n!src/*.js\n", encoding="utf-8")
+    git(repo, "add", ".gitignore")
+    git(repo, "commit", "-q", "-m", "ignore all but the sources")
+    report = make_report(summary="Required the new helper.", files_changed=["src/index.js"], tests_passed=0, tests_run=False)
+    agy = install_fake_agy(tmp_path / "bin", success_scenario([
+        {"op": "write", "path": f"{folder}/has-type.js", "content": "module.exports = () => true\n"},
+        {"op": "write", "path": f"{folder}/notes.bin", "content": "x\n"},
+        {"op": "write", "path": "src/utils/build/out.js", "content": "built\n"},
+        {"op": "write", "path": "src/index.js", "content": f"module.exports = require('./{folder.removeprefix('src/')}/has-type')\n"}],
+        report=report))
+    async with memory_relay(relay_env(tmp_path / "data", agy)) as client:
+        packet = payload(await client.call_tool("antigravity_execute", {"task": "t", "workspace": str(repo)}))
+    files = packet["changes"]["files"]
+    assert f"{folder}/has-type.js" in files, packet
+    assert f"{folder}/notes.bin" not in files and "src/utils/build/out.js" not in files, packet
+
+
+async def test_a_flood_of_files_in_a_new_folded_folder_beside_tracked_code_fails_the_look_rather_than_hide_one(tmp_path):
+    # The same walk-around with decoys: past FOLDED_MAX files the look does not pick some and drop the rest; it fails,
+    # and every file the run changed is named by its change time, high, "could not observe" (relay.observe.blind).
+    from git_repos import git
+    from relay.observe import ignored_beside
+
+    repo = make_repo(tmp_path / "project", {"src/index.js": "module.exports = 1\n", "src/utils/shebang.js": "module.exports = 2\n"})
+    (repo / ".gitignore").write_text("*\n!.gitignore\n!src\n!src/*.js\n", encoding="utf-8")
+    git(repo, "add", ".gitignore")
+    git(repo, "commit", "-q", "-m", "ignore all but the sources")
+    edits = [{"op": "write", "path": f"src/utils/sub/d{i}.js", "content": "x\n"} for i in range(6)]
+    agy = install_fake_agy(tmp_path / "bin", success_scenario([*edits, {"op": "write", "path": "src/index.js", "content": "y\n"}]))
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(ignored_beside, "FOLDED_MAX", 5)
+        async with memory_relay(relay_env(tmp_path / "data", agy)) as client:
+            packet = payload(await client.call_tool("antigravity_execute", {"task": "t", "workspace": str(repo)}))
+    files = packet["changes"]["files"]
+    assert all(f"src/utils/sub/d{i}.js" in files for i in range(6)), packet
+    assert packet["changes"]["risk"] == "high" and "could not observe the change" in packet["changes"]["review"][0]["reason"], packet
+
+
+def test_what_an_editable_install_or_a_python_run_writes_beside_tracked_files_stays_build_output(tmp_path):
+    # The near miss of the folded-folder reading: `pip install -e .` writes pkg.egg-info/SOURCES.txt beside a tracked
+    # requirements.txt, Python writes __pycache__/ beside tracked modules; both are ignored folders of a build, not code.
+    from relay.observe.changes import observe_changes
+    from relay.observe.snapshot import take_snapshot
+
+    repo = make_repo(tmp_path / "project", {"requirements.txt": "x\n", "setup.py": "x = 1\n", "src/app.py": "y = 1\n",
+                                            ".gitignore": "*.egg-info/\n__pycache__/\n"})
+    before = take_snapshot(repo)
+    (repo / "pkg.egg-info").mkdir()
+    (repo / "pkg.egg-info" / "SOURCES.txt").write_text("setup.py\n", encoding="utf-8")
+    (repo / "src" / "__pycache__").mkdir()
+    (repo / "src" / "__pycache__" / "app.cpython-311.py").write_text("cached\n", encoding="utf-8")
+    (repo / "setup.py").write_text("x = 2\n", encoding="utf-8")
+    assert [c.path for c in observe_changes(before, repo).files] == ["setup.py"]

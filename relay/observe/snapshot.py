@@ -283,9 +283,9 @@ def _scan(snapshot_dir: str, repo: Repo, *, after: bool, list_ignored=None) -> N
     else:
         # New ignored files are build output by the repository's word; a secret, or one beside its tracked kind, is listed.
         repo.new_ignored = [p for p in ignored if p not in repo.big]
-        listed = worth_listing(snapshot_dir, repo, repo.new_ignored, list_ignored)
-        repo.new_nested = [p for p in nested if p not in repo.subs]
         repo.new_folded = [p for p in folded if p not in repo.folded]
+        listed = worth_listing(snapshot_dir, repo, repo.new_ignored, list_ignored, repo.new_folded)
+        repo.new_nested = [p for p in nested if p not in repo.subs]
         big = _still_big(repo)
         added = _sized(repo.root, [p for p in untracked if p not in repo.big] + listed, big)
         # Few changed files, none a submodule or unmerged: the diff reads them from the work tree (see ``changed``).
