@@ -131,6 +131,22 @@ async def test_a_flood_of_files_in_a_new_folded_folder_beside_tracked_code_fails
     assert packet["changes"]["risk"] == "high" and "could not observe the change" in packet["changes"]["review"][0]["reason"], packet
 
 
+async def test_a_new_top_level_ignored_folder_of_many_files_is_a_runs_output_and_the_look_stands(tmp_path):
+    # The near miss of the flood: a run that writes its logs into a new top-level ignored folder is not read as code,
+    # however many files it writes, and the look does not fail for it.
+    from relay.observe import ignored_beside
+
+    repo = make_repo(tmp_path / "project", {"index.js": "module.exports = 1\n", ".gitignore": "logs/\n"})
+    edits = [{"op": "write", "path": f"logs/run{i}.js", "content": "x\n"} for i in range(6)]
+    report = make_report(summary="Edited index.", files_changed=["index.js"], tests_passed=0, tests_run=False)  # claims no log
+    agy = install_fake_agy(tmp_path / "bin", success_scenario([*edits, {"op": "write", "path": "index.js", "content": "y\n"}], report=report))
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(ignored_beside, "FOLDED_MAX", 5)
+        async with memory_relay(relay_env(tmp_path / "data", agy)) as client:
+            packet = payload(await client.call_tool("antigravity_execute", {"task": "t", "workspace": str(repo)}))
+    assert packet["changes"]["files"] == ["index.js"] and "could not observe" not in json.dumps(packet), packet
+
+
 def test_what_an_editable_install_or_a_python_run_writes_beside_tracked_files_stays_build_output(tmp_path):
     # The near miss of the folded-folder reading: `pip install -e .` writes pkg.egg-info/SOURCES.txt beside a tracked
     # requirements.txt, Python writes __pycache__/ beside tracked modules; both are ignored folders of a build, not code.

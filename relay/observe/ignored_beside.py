@@ -11,10 +11,11 @@ folder tracks (its extension) is a file of that code: it is listed. A build's ou
 (``foo.o`` beside ``foo.c``, ``foo.pyc`` beside ``foo.py``, ``foo.js`` built beside a tracked ``foo.ts``) and stays unlisted.
 
 The same module one folder down (``src/utils/sub/x.js``) is no file to git but a folded folder (``src/utils/sub/``: the
-folder itself matches ``*``): a new folded folder inside a folder that tracks files, not named as a dependency, build or
-cache folder is (``walk.SKIP_DIRS``), is walked, and its files of a kind the folder above it tracks are listed. Bounded:
-past ``FOLDED_MAX`` files the look fails (NOT OBSERVED), as for the folders a changed ignore rule hides — a flood of
-decoys must not hide the one file.
+folder itself matches ``*``): a new folded folder below the top level, inside a folder that tracks files, not named as a
+dependency, build or cache folder is (``walk.SKIP_DIRS``, ``*.egg-info``), is walked, and its files of a kind the folder
+above it tracks are listed. A new top-level ignored folder (``logs/``, ``tmp/``) is a run's output and is not walked.
+Bounded: past ``FOLDED_MAX`` files the look fails (its files are then named by their change times), as for the folders
+a changed ignore rule hides — a flood of decoys must not hide the one file.
 """
 
 from __future__ import annotations
@@ -40,31 +41,40 @@ def _kind(path: str) -> tuple[str, str]:
     return folder, posixpath.splitext(name)[1].lower()
 
 
-def _tracked(snapshot_dir: str, repo: Repo, wanted: set[tuple[str, str]]) -> set[tuple[str, str]]:
-    """The (folder, extension) pairs of ``wanted`` the before index tracks a file of."""
-    with contextlib.suppress(GitError, OSError):  # no answer lists nothing more: the look stands as it was
-        out = git_private(snapshot_dir, repo, "ls-files", ["-z"], index="before")
-        return {kind for raw in out.split(b"\0") if raw and (kind := _kind(os.fsdecode(raw))) in wanted}
-    return set()
+def _tracked_kinds(snapshot_dir: str, repo: Repo) -> dict[str, set[str]]:
+    """Folder -> the extensions of the files the before index tracks there (no answer: none, the look stands as it was)."""
+    kinds: dict[str, set[str]] = {}
+    with contextlib.suppress(GitError, OSError):
+        for raw in git_private(snapshot_dir, repo, "ls-files", ["-z"], index="before").split(b"\0"):
+            if raw:
+                folder, ext = _kind(os.fsdecode(raw))
+                kinds.setdefault(folder, set()).add(ext)
+    return kinds
 
 
 def beside_tracked(snapshot_dir: str, repo: Repo, paths: Sequence[str], folders: Sequence[str] = ()) -> list[str]:
     """The files of ``paths`` (new, git-ignored) in a folder where the before index tracks a file of the same extension,
-    and those under ``folders`` (new folded ignored folders, not a build's) of a kind the folder above them tracks."""
-    walked: list[tuple[str, str]] = []  # (file, the folder whose tracked kinds it is read by)
-    kept = [f.rstrip("/") for f in folders if not any(part in SKIP_DIRS or part.endswith(_BUILT) for part in f.rstrip("/").split("/"))]
-    if kept:
+    and those under ``folders`` (new folded ignored folders) of a kind the folder above them tracks. A folded folder is
+    walked only below the top level (a new top-level ``logs/`` or ``tmp/`` is a run's output, read by no one as code),
+    in a folder that tracks files, and not named as a build's, a dependency's or a cache's."""
+    paths = [p for p in paths[:_PATHS_MAX] if _kind(p)[1]]
+    folders = [f.rstrip("/") for f in folders if "/" in f.rstrip("/")
+               and not any(part in SKIP_DIRS or part.endswith(_BUILT) for part in f.rstrip("/").split("/"))]
+    if not paths and not folders:
+        return []
+    kinds = _tracked_kinds(snapshot_dir, repo)
+    listed = [p for p in paths if _kind(p)[1] in kinds.get(_kind(p)[0], ())]
+    beside = [f for f in folders if posixpath.dirname(f) in kinds]
+    if beside:
         try:
-            found = files_under(repo.root, kept, limit=FOLDED_MAX)
+            found = files_under(repo.root, beside, limit=FOLDED_MAX)
         except TooManyFiles:
             raise TooManyFiles(f"new ignored folders beside tracked code hold more than {FOLDED_MAX:,} files") from None
-        walked = [(p, posixpath.dirname(next(f for f in kept if p.startswith(f + "/")))) for p in found]
-    wanted = {kind for p in paths[:_PATHS_MAX] if (kind := _kind(p))[1]}
-    wanted |= {(above, _kind(p)[1]) for p, above in walked if _kind(p)[1]}
-    if not wanted:
-        return []
-    tracked = _tracked(snapshot_dir, repo, wanted)
-    return [p for p in paths[:_PATHS_MAX] if _kind(p) in tracked] + [p for p, above in walked if (above, _kind(p)[1]) in tracked]
+        for p in found:
+            above = posixpath.dirname(next(f for f in beside if p.startswith(f + "/")))
+            if _kind(p)[1] and _kind(p)[1] in kinds[above]:
+                listed.append(p)
+    return listed
 
 
 def worth_listing(snapshot_dir: str, repo: Repo, paths: Sequence[str], secret: Callable[[str], bool] | None,
