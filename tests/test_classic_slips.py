@@ -50,6 +50,10 @@ def _said(path: str, added: list[str], removed: list[str]):
      "writes an archive entry where its own name says (file.Name"),
     ("unpack.py", ["    for member in tar.getmembers():", "        target = os.path.join(dest, member.name)"], [], "high",
      "writes an archive entry where its own name says (member.name"),
+    # a JS spread on the change's lines is no check of the path (only a ".." looked for is)
+    ("src/extract.js", ["  for (const entry of zip.entries()) {", "    const opts = { ...defaults, mode: entry.mode };",
+                        "    fs.writeFileSync(path.join(dest, entry.path), entry.data, opts);", "  }"], [], "high",
+     "writes an archive entry where its own name says (entry.path"),
 ])
 def test_each_slip_is_named_at_its_risk(path: str, added: list[str], removed: list[str], risk: str, said: str) -> None:
     found = _said(path, added, removed)
@@ -73,6 +77,8 @@ def test_each_slip_is_named_at_its_risk(path: str, added: list[str], removed: li
     ("extract.go", ["\tfor _, file := range r.File {", "\t\tp := filepath.Join(destDir, file.Name)",
                     "\t\tif !strings.HasPrefix(p, filepath.Clean(destDir)+string(os.PathSeparator)) {", "\t\t\treturn errIllegalPath", "\t\t}"], [], "archive entry"),
     ("unpack.py", ["    for member in tar.getmembers():", "        target = os.path.join(dest, os.path.basename(member.name))"], [], "archive entry"),
+    ("src/extract.js", ["  for (const entry of zip.entries()) {", "    if (entry.path.includes('..')) throw new Error('unsafe entry');",
+                        "    fs.writeFileSync(path.join(dest, entry.path), entry.data);", "  }"], [], "archive entry"),
     ("copy.py", ["    for f in os.scandir(src):", "        shutil.copy(f.path, os.path.join(dest, f.name))"], [], "archive entry"),
     ("src/rsa/native-signatures.ts", ["  sign(buffer: Uint8Array): Uint8Array {", "    try {", "      return nodeSign(alg, buffer, key);",
                                       "    } catch {", "      return true;", "    }", "  }"], [], "answers yes"),

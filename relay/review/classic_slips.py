@@ -205,7 +205,7 @@ def random_failure_discarded(added: Sequence[str]) -> str | None:
 _ENTRY_JOIN_RE = re.compile(r"(?:filepath\.Join|path\.(?:join|resolve)|os\.path\.join|Path\.Combine|Paths\.get|new\s+File)\s*\(\s*[\w.]+\s*,\s*"
                             r"(?P<entry>(?:file|entry|member|header|hdr|zf|ze|item|f|e|h|m)\.(?:Name|name|path|Path|filename|FileName|FullName|getName\(\)))\s*\)")
 _PATH_CHECKED_RE = re.compile(r"HasPrefix|startswith|startsWith|SecureJoin|securejoin|relative_to|is_relative_to|commonpath|realpath|"
-                              r"abspath|\bClean\(|normalize|basename|Base\(|getCanonical|\.\.")
+                              r"abspath|\bClean\(|normalize|basename|Base\(|getCanonical|[\"']\.\.")  # a "..", not a spread or a range
 
 
 _ARCHIVE_RE = re.compile(r"(?i)zip|\btar\b|tarfile|archive|sevenzip|\b7z\b|unrar|extract|getmembers|\.Next\(\)|\bentries\b|r\.File\b")
