@@ -162,3 +162,74 @@ def test_what_an_editable_install_or_a_python_run_writes_beside_tracked_files_st
     (repo / "src" / "__pycache__" / "app.cpython-311.py").write_text("cached\n", encoding="utf-8")
     (repo / "setup.py").write_text("x = 2\n", encoding="utf-8")
     assert [c.path for c in observe_changes(before, repo).files] == ["setup.py"]
+
+
+def _ncc_like(tmp_path, before: dict[str, str]):
+    """vercel/ncc's shape: the repository ignores everything but its sources, its src/utils/*.js tracked by force; the
+    files of ``before`` (ignored) are on disk when the run starts."""
+    from git_repos import git
+
+    repo = make_repo(tmp_path / "project", {"src/index.js": "module.exports = 1\n", "src/utils/shebang.js": "module.exports = 2\n"})
+    (repo / ".gitignore").write_text("*\n!.gitignore\n!src\n!src/*.js\n", encoding="utf-8")
+    git(repo, "add", ".gitignore")
+    git(repo, "commit", "-q", "-m", "ignore all but the sources")
+    for path, text in before.items():
+        (repo / path).parent.mkdir(parents=True, exist_ok=True)
+        (repo / path).write_text(text, encoding="utf-8")
+    return repo
+
+
+@pytest.mark.parametrize("module", ["src/utils/sub/has-type.js", "src/utils/sub/old.js"], ids=["a_new_file", "one_rewritten_in_place"])
+async def test_a_module_written_into_an_ignored_folder_that_was_there_before_the_run_is_listed_and_policy_checked(tmp_path, module):
+    # The walk-around of the new-folder reading: the folder src/utils/sub/ was there before the run (one ignored file in
+    # it), so git folds it as before and it is no new folded folder. Broke on main: files ["src/index.js"] only. A file
+    # rewritten in place changes no folder: the listing beside the run (relay.observe.ignored_walk) stats it after.
+    repo = _ncc_like(tmp_path, {"src/utils/sub/old.js": "module.exports = 0\n"})
+    report = make_report(summary="Required the new helper.", files_changed=["src/index.js"], tests_passed=0, tests_run=False)
+    agy = install_fake_agy(tmp_path / "bin", success_scenario([
+        {"op": "write", "path": module, "content": "module.exports = () => true\n"},
+        {"op": "write", "path": "src/index.js", "content": "module.exports = require('./utils/sub/has-type')\n"}], report=report))
+    profiles = {"lim": {"protected": ["src/utils/**"]}}
+    async with memory_relay(relay_env(tmp_path / "data", agy, GRAVITY_RELAY_PROFILES=json.dumps(profiles))) as client:
+        packet = payload(await client.call_tool("antigravity_execute", {"task": "t", "workspace": str(repo), "profile": "lim"}))
+    files = packet["changes"]["files"]
+    assert module in files and len(files) == 2, packet
+    assert packet["status"] == "POLICY_VIOLATION" and module in packet["error"]["message"], packet
+
+
+async def test_a_build_into_an_ignored_folder_beside_tool_settings_or_objects_beside_sources_stays_build_output(tmp_path):
+    # The near misses: a package root that tracks only a tool's settings written as code (babel.config.js) beside the
+    # lib/ its build rewrites, and a second .o beside a .c when one was there before the run (the snapshot watches the
+    # ignored files it finds: the folder's kinds are what HEAD tracks, not what the snapshot watched).
+    repo = make_repo(tmp_path / "project", {"packages/foo/babel.config.js": "module.exports = {}\n",
+                                            "packages/foo/src/index.js": "export default 1\n", "native/a.c": "int a;\n",
+                                            ".gitignore": "lib/\n*.o\n"})
+    for path in ("packages/foo/lib/index.js", "native/a.o"):
+        (repo / path).parent.mkdir(parents=True, exist_ok=True)
+        (repo / path).write_text("old build\n", encoding="utf-8")
+    agy = install_fake_agy(tmp_path / "bin", success_scenario([
+        {"op": "write", "path": "packages/foo/lib/index.js", "content": "built\n"},
+        {"op": "write", "path": "packages/foo/lib/util.js", "content": "built\n"},
+        {"op": "write", "path": "native/b.o", "content": "\x7fELF\n"},
+        {"op": "write", "path": "packages/foo/src/index.js", "content": "export default 2\n"}],
+        report=make_report(summary="Built.", files_changed=["packages/foo/src/index.js"], tests_passed=0, tests_run=False)))
+    async with memory_relay(relay_env(tmp_path / "data", agy)) as client:
+        packet = payload(await client.call_tool("antigravity_execute", {"task": "t", "workspace": str(repo)}))
+    assert packet["changes"]["files"] == ["packages/foo/src/index.js"], packet
+
+
+async def test_a_module_in_a_new_ignored_folder_at_the_top_is_said_unread_in_the_packet(tmp_path):
+    # A new top-level ignored folder is a run's output most often (logs/, tmp/, a compiler's lib/) and is not read as
+    # code; a worker can still write a module there and require it from tracked code. Broke on main: the packet said
+    # nothing of helpers/. The same for a new ignored file at the top of a kind the top does not track.
+    repo = _ncc_like(tmp_path, {})
+    agy = install_fake_agy(tmp_path / "bin", success_scenario([
+        {"op": "write", "path": "helpers/has-type.js", "content": "module.exports = () => true\n"},
+        {"op": "write", "path": "patch.js", "content": "module.exports = () => true\n"},
+        {"op": "write", "path": "src/index.js", "content": "module.exports = require('../helpers/has-type')\n"}],
+        report=make_report(summary="Required it.", files_changed=["src/index.js"], tests_passed=0, tests_run=False)))
+    async with memory_relay(relay_env(tmp_path / "data", agy)) as client:
+        packet = payload(await client.call_tool("antigravity_execute", {"task": "t", "workspace": str(repo)}))
+    said = json.dumps(packet)
+    assert "hidden by the repository's ignore rules and not read" in said and "helpers/ (1 file" in said, packet
+    assert "patch.js" in said, packet

@@ -33,6 +33,7 @@ from relay.observe.above import above_after, above_said, shown_above
 from relay.observe.beyond import beyond_view
 from relay.observe.blind import seen_by_time
 from relay.observe.git_dir import planted
+from relay.observe.ignored_beside import unread_at_top
 from relay.observe.kept_lines import kept_line
 from relay.observe.made_git_dirs import DeepLook, deep_git_dirs, note_made_git_dirs
 from relay.observe.runs_next import list_plants
@@ -288,6 +289,8 @@ class _Look:
                 look_of(repo).changed += paths
             out = _diff(self.snapshot, repo)
             header, sections = split_patch(out)
+        elif (repo.new_ignored or repo.new_folded) and (unread := unread_at_top(self.snapshot.dir, repo)):
+            self.notes.append(unread)  # a run's output most often; a module required from tracked code can hide there
         by_path: dict[str, list[Section]] = {}
         explained = self._committed(repo) if repo.depth else set()
         for section in sections:

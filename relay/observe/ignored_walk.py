@@ -27,6 +27,7 @@ import time
 import weakref
 from typing import TYPE_CHECKING, NamedTuple
 
+from relay.observe.ignored_beside import code_top, kinds_above, tracked_kinds
 from relay.observe.runs_next import CODE_SUFFIXES, in_packages, runs_when
 
 if TYPE_CHECKING:
@@ -59,6 +60,7 @@ class Listing(NamedTuple):
     ms: float
     modules: list[str] = []  # the installed packages' modules (never changed: the listing's own)
     modules_cut: int | None = None  # the index of the top where MODULES_LISTED_MAX was met; None: all listed
+    code: list[str] = []  # files of the code beside in the folders read for it (relay.observe.ignored_beside.code_top)
 
 
 class _Job:
@@ -78,12 +80,23 @@ def tops_before(repos: list[Repo]) -> list[tuple[Repo, str]]:
             for top in dict.fromkeys(t.rstrip("/") for t in [*repo.folded, *repo.skipped])]
 
 
-def _list(tops: list[tuple[str, str]], job: _Job) -> None:
+def _code_kinds(snapshot_dir: str, code: dict[int, tuple[Repo, str]]) -> dict[int, set[str]]:
+    """Top's index -> the extensions of the code of the folder above it, for the tops read for that code."""
+    tracked: dict[int, dict[str, set[str]]] = {}
+    for repo, _ in code.values():
+        if id(repo) not in tracked:
+            tracked[id(repo)] = tracked_kinds(snapshot_dir, repo)
+    return {index: kinds for index, (repo, top) in code.items() if (kinds := kinds_above(tracked[id(repo)], top))}
+
+
+def _list(tops: list[tuple[str, str]], job: _Job, snapshot_dir: str = "", code: dict[int, tuple[Repo, str]] | None = None) -> None:
     started = time.thread_time()
     folders: dict[str, tuple[int, int, int]] = {}
     holders: list[str] = []
     places: list[str] = []
     modules: list[str] = []
+    beside: list[str] = []  # a module rewritten in place beside the code of its kind changes no folder: stat-ed after
+    kinds = _code_kinds(snapshot_dir, code) if code and snapshot_dir else {}
     cut: int | None = None
     held = 0  # the bytes the listing holds, as counted (LISTING_BYTES_MAX)
     try:
@@ -118,7 +131,13 @@ def _list(tops: list[tuple[str, str]], job: _Job) -> None:
                             held += len(item.path) + _PLACE_BYTES
                         elif cut is None:
                             cut = index
-        job.listing = Listing(folders, holders, places, (time.thread_time() - started) * 1000, modules, cut)
+                    elif index in kinds and os.path.splitext(item.name)[1].lower() in kinds[index]:
+                        if len(modules) + len(beside) < MODULES_LISTED_MAX:
+                            beside.append(item.path)
+                            held += len(item.path) + _PLACE_BYTES
+                        elif cut is None:
+                            cut = index
+        job.listing = Listing(folders, holders, places, (time.thread_time() - started) * 1000, modules, cut, beside)
     finally:
         job.done.set()
 
@@ -126,14 +145,17 @@ def _list(tops: list[tuple[str, str]], job: _Job) -> None:
 def start_listing(before: object, repos: list[Repo]) -> None:
     """Start listing the folders no look enters in ``repos`` (the snapshot ``before``'s), beside the run: a daemon
     thread, dropped with ``before``; nothing when there are none."""
-    tops = [(repo.root, top) for repo, top in tops_before(repos)]
+    pairs = tops_before(repos)
+    tops = [(repo.root, top) for repo, top in pairs]
     if not tops:
         return
+    code = {index: (repo, top) for index, (repo, top) in enumerate(pairs) if code_top(repo, top)}
     job = _Job()
     with _LOCK:
         _JOBS[id(before)] = job
     weakref.finalize(before, _drop, id(before))
-    threading.Thread(target=_list, args=(tops, job), name="relay-ignored-listing", daemon=True).start()
+    threading.Thread(target=_list, args=(tops, job, getattr(before, "dir", "") or "", code), name="relay-ignored-listing",
+                     daemon=True).start()
 
 
 def _drop(key: int) -> None:

@@ -29,12 +29,14 @@ from __future__ import annotations
 
 import contextlib
 import os
+import stat
 from collections.abc import Container, Iterable
 from typing import NamedTuple
 
 from relay.observe.git import GitError
 from relay.observe.git_dir import watch_made
 from relay.observe.git_dirs_named import git_dirs_named
+from relay.observe.ignored_beside import code_top, kinds_above, tracked_kinds
 from relay.observe import ignored_walk
 from relay.observe.ignored_walk import changed_folders, tops_before, wait_listing
 from relay.observe.private_repo import Repo, look_of
@@ -129,7 +131,7 @@ def deep_git_dirs(before: Snapshot) -> DeepLook:
     there before the run, the places that run the run wrote, and anywhere the links it made out of the repository.
     With the listing taken beside the run (relay.observe.ignored_walk) only the folders the run changed are read, and
     what is new beneath them; without it, every folder."""
-    look = _Deep(before.started_ns - CLOCK_SLACK_NS, before.started_ns)
+    look = _Deep(before.started_ns - CLOCK_SLACK_NS, before.started_ns, before.dir)
     listing, tops = wait_listing(before), tops_before(before.repos())
     try:
         return _deep_look(before, look, listing, tops)
@@ -164,6 +166,12 @@ def _deep_look(before: Snapshot, look: _Deep, listing, tops) -> DeepLook:  # noq
             if folder in look.kept and (said := planted(folder, os.path.basename(path), look.ran, modules=modules)):
                 repo = tops[listing.folders[folder][2]][0]
                 look.plants[repo.out(os.path.relpath(path, repo.root).replace(os.sep, "/"))] = said
+    for path in listing.code:  # a file of the code beside, rewritten in place in a folder the run did not change
+        folder = os.path.dirname(path)
+        if folder in look.kept:
+            repo, top = tops[listing.folders[folder][2]]
+            if said := look.beside_code(repo, top, folder, os.path.basename(path), False):
+                look.plants[repo.out(os.path.relpath(path, repo.root).replace(os.sep, "/"))] = said
     note = None
     if listing.modules_cut is not None:
         repo, top = tops[listing.modules_cut]
@@ -187,7 +195,7 @@ class _Kept:
 class _Deep:
     """One look inside the folders no look enters: what it read, found and counted."""
 
-    def __init__(self, since: int, ran: int) -> None:
+    def __init__(self, since: int, ran: int, snapshot_dir: str = "") -> None:
         # ``ran``: the snapshot's start, without the clock's slack, for the places that run: the worker starts only
         # after the snapshot's git commands, far more than a coarse clock's tick of lag, so a file stamped before it is
         # the person's (written just before the run); a .git is judged with the slack, as everywhere else.
@@ -197,6 +205,7 @@ class _Deep:
         self.modules = 0  # package modules stat-ed (relay.observe.runs_next.package_module), at most MODULES_READ_MAX
         self.modules_cut: tuple[Repo, str] | None = None  # where the bound was met
         self._folder: tuple[str, bool] = ("", False)  # the folder last asked about, and whether the run changed it
+        self.snapshot_dir, self._kinds = snapshot_dir, {}  # repository -> folder -> the extensions its HEAD tracks there
 
     def _module(self, folder: str, name: str, fresh: bool, where: tuple[Repo, str]) -> str | None:
         """A package's module the run wrote (``planted``'s rule) in a folder it made (``fresh``) or changed (its own
@@ -217,6 +226,25 @@ class _Deep:
             self.modules_cut = self.modules_cut or where
             return None
         return planted(folder, name, 0 if fresh else self.ran, modules=True)
+
+    def beside_code(self, repo: Repo, top: str, folder: str, name: str, fresh: bool) -> str | None:
+        """A file the run wrote (its change time in the run, or in a folder the run made) inside ``top``, an ignored
+        folder git folds that was there before the run, of a kind the folder above ``top`` tracks: the repository's
+        code, hidden by its own ignore rule (relay.observe.ignored_beside reads such folders when they are new: a worker
+        that wrote into one already there walked around it). Listed, not diffed: nothing of it was kept before."""
+        if not code_top(repo, top):
+            return None
+        if id(repo) not in self._kinds:
+            self._kinds[id(repo)] = tracked_kinds(self.snapshot_dir, repo) if self.snapshot_dir else {}
+        if (ext := os.path.splitext(name)[1].lower()) not in kinds_above(self._kinds[id(repo)], top):
+            return None
+        try:
+            st = os.lstat(os.path.join(folder, name))
+        except OSError:
+            return None
+        if not stat.S_ISREG(st.st_mode) or (not fresh and st.st_ctime_ns < self.ran):
+            return None
+        return f"written in the run beside tracked {ext} code, in {repo.out(top + '/')}, a folder git ignores"
 
     def _fresh(self, folder: str, ino: int | None) -> bool:
         """Whether ``folder`` was not there when listed beside the run (not listed, or another inode): made or moved
@@ -250,7 +278,8 @@ class _Deep:
                             stack.append((item.path, fresh or self._fresh(item.path, item.inode())))
                     elif said := ((item.is_symlink() and link_out(folder, item.name, repo.root, self.ran))
                                   or (watched and (planted(folder, item.name, 0 if fresh else self.ran)
-                                                   or self._module(folder, item.name, fresh, (repo, top))))):
+                                                   or self._module(folder, item.name, fresh, (repo, top))
+                                                   or self.beside_code(repo, top, folder, item.name, fresh)))):
                         self.plants[repo.out(os.path.relpath(item.path, repo.root).replace(os.sep, "/"))] = said
 
 
