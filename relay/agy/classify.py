@@ -28,7 +28,7 @@ from relay.agy.command import MIN_VERSION
 from relay.agy.outcome import LOGIN_CLASS, TRANSIENT, Outcome, Verdict
 from relay.agy.watch import MODE_SEEN
 from relay.agy.service_reading import (IN_PROCESS_RETRY_SINCE, TERMINATED, agy_retryable, api_error_hint,
-                                       api_error_message, network_failure, parse_reset, relay_retries, retry_once,
+                                       api_error_message, parse_reset, relay_retries, retry_once,
                                        terminated_hint, upstream, upstream_hint, upstream_message)
 from relay.agy.answer_reading import STALL_REASON, stall_hint, stall_message, subagent_stall
 from relay.agy.turn_reading import (UNKNOWN_FLAG, background_cut, background_message, bad_model, cli_refused,

@@ -14,7 +14,13 @@
   (``var DefaultPolicy = REQUIRE`` → ``USE``: blind 114's go-proxyproto, a PROXY header anyone may now omit or forge;
   ``sslmode=require`` → ``prefer``); ``default_unlike_comment`` (new lines): a default set to another value than the
   comment written above it says (go-proxyproto's new ``var DefaultPolicy = USE`` under "It defaults to REQUIRE"), high
-  when the comment's value is the required one and the code's the optional one.
+  when the comment's value is the required one and the code's the optional one;
+- ``rule_made_optional`` (pairs; round 91, blind 137's fortify): a field's validation rule turned from required to
+  optional, the rest kept (``'current_password' => ['required', …]`` → ``['sometimes', …]``, ``.required()`` →
+  ``.optional()``): high when the field is a password, a token, a signature…, else worth a look;
+- ``unsafe_default_on`` (pairs, high; round 91, blind 138's NelmioSecurityBundle): a default turned false → true on a
+  switch that turns a protection off when true (``$options['report_only'] ?? false`` → ``?? true``, ``skip_verify``);
+  ``unsafe_default_new`` (new lines, worth a look): the same default written in the commit's new code.
 """
 
 from __future__ import annotations
@@ -25,7 +31,8 @@ from collections.abc import Sequence
 from relay.review.line_shapes import edited_sides
 from relay.review.overridden_turns import cut_quote, paired_quote
 
-__all__ = ["absent_let_through", "check_slip", "default_made_optional", "default_unlike_comment", "says_default", "predicate_flipped", "refusal_unreachable"]
+__all__ = ["absent_let_through", "check_slip", "default_made_optional", "default_unlike_comment", "says_default", "predicate_flipped", "refusal_unreachable",
+           "rule_made_optional", "unsafe_default_new", "unsafe_default_on"]
 
 _LONG = 300  # a line past this is data, not a statement
 _CLASSIC_RE = re.compile(r"(?i)state|csrf|xsrf|nonce|token|signature|\bsig\b|hmac|otp|verifier|origin|secret|password|issuer|audience")
@@ -180,9 +187,65 @@ def default_unlike_comment(added: Sequence[str]) -> tuple[str, bool] | None:
     return None
 
 
+# ----- a field's validation rule turned from required to optional, the rest of the rule kept
+# Laravel's ``'current_password' => ['required', …]`` → ``['sometimes', …]`` (blind 137's fortify: a password change that
+# needs no current password), Joi's and zod's ``.required()`` → ``.optional()``, a schema's ``required: true`` → ``false``.
+_REQUIRED_WORD_RE = re.compile(r"(?<![\w-])required(?![\w-])(?:\s*:\s*true\b)?")
+_OPTIONAL_WORD_RE = re.compile(r"(?<![\w-])(?:sometimes|nullable|optional|required\s*:\s*false\b)(?![\w-])")
+_PAIRED = 200
+
+
+def rule_made_optional(added: Sequence[str], removed: Sequence[str]) -> tuple[str, bool] | None:
+    olds = {_squeezed(_REQUIRED_WORD_RE.sub("\0", line, count=1)): line for line in removed[:_PAIRED]
+            if len(line) <= _LONG and _REQUIRED_WORD_RE.search(line)}
+    for line in added[:_PAIRED] if olds else ():
+        if len(line) <= _LONG and (m := _OPTIONAL_WORD_RE.search(line)) and not _REQUIRED_WORD_RE.search(line) \
+                and (old := olds.get(_squeezed(_OPTIONAL_WORD_RE.sub("\0", line, count=1)))):
+            classic = _CLASSIC_RE.search(line) is not None
+            return (f"makes a {'security ' if classic else ''}field's validation optional (required → {m.group().split(':')[0].strip()}: "
+                    f"a request without it passes): {paired_quote(old, line)}", classic)
+    return None
+
+
+# ----- a default turned to the side that switches a protection off
+# ``$options['report_only'] ?? false`` → ``?? true`` (blind 138's NelmioSecurityBundle: a cross-origin policy reported,
+# no longer enforced, unless configured), ``get("skip_verify", False)`` → ``True``.
+_OFF_WHEN_TRUE_RE = re.compile(r"(?i)report_?only|insecure|bypass|no_?verify|permissive|unsafe|allow_?(?:all|any|insecure|http|unsigned)|trust_?all|"
+                               r"(?:skip|disable)_?(?:verif\w*|tls|ssl|auth\w*|csrf|xsrf|signature\w*|validation|security|cert\w*|hostname)")
+_FALSE_TRUE_RE = re.compile(r"(?<![\w.$])(?:false|False|FALSE)(?![\w.])")
+
+
+def unsafe_default_on(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    olds = {_squeezed(_FALSE_TRUE_RE.sub("\0", line, count=1)): line for line in removed[:_PAIRED]
+            if len(line) <= _LONG and _FALSE_TRUE_RE.search(line) and _OFF_WHEN_TRUE_RE.search(line)}
+    for line in added[:_PAIRED] if olds else ():
+        if len(line) <= _LONG and (m := re.search(r"(?<![\w.$])(?:true|True|TRUE)(?![\w.])", line)) and not _FALSE_TRUE_RE.search(line):
+            old = olds.get(_squeezed(line[:m.start()] + "\0" + line[m.end():]))
+            key = _OFF_WHEN_TRUE_RE.search(line)
+            if old is not None and key is not None:
+                return f"turns a protection's switch to off by default ({key.group()}: false → true): {paired_quote(old, line)}"
+    return None
+
+
+# The same default written in new code: ``$options['report_only'] ?? true`` (blind 138's plant sat in the commit's new
+# listener), ``opts.skipVerify || true``, ``get("insecure", True)``, ``getOrDefault("disable_csrf", true)``: worth a look.
+_NEW_DEFAULT_ON_RE = re.compile(r"(?P<key>[\w'\"$\[\].>-]*(?:" + _OFF_WHEN_TRUE_RE.pattern.removeprefix("(?i)") + r")[\w'\"\]]*)\s*"
+                                r"(?:\?\?|\|\|)\s*true\b|\b(?:get|fetch|getOrDefault|get_or|pop|getattr)\s*\(\s*[^,()]*?(?P<key2>"
+                                + _OFF_WHEN_TRUE_RE.pattern.removeprefix("(?i)") + r")[^,()]*,\s*(?:true|True)\s*\)", re.I)
+
+
+def unsafe_default_new(added: Sequence[str]) -> str | None:
+    for line in added[:_PAIRED * 4]:
+        if len(line) <= _LONG and (m := _NEW_DEFAULT_ON_RE.search(line)) and not _COMMENT_RE.match(line):
+            name = re.search(r"\w*(?:" + _OFF_WHEN_TRUE_RE.pattern.removeprefix("(?i)") + r")\w*", m.group(0), re.I)
+            return f"defaults a protection's switch to off ({name.group() if name else 'it'} defaults to true): {cut_quote(line.strip())}"
+    return None
+
+
 def check_slip(added: Sequence[str], removed: Sequence[str]) -> tuple[str, bool] | None:
     """The first of these slips the edit makes (see the module's doc), with whether it is classic (high)."""
-    if (found := default_made_optional(added, removed)) is not None:
+    if (found := default_made_optional(added, removed) or unsafe_default_on(added, removed)) is not None:
         return found, True
-    return (absent_let_through(added, removed) or refusal_unreachable(added) or default_unlike_comment(added)
-            or ((flipped, False) if (flipped := predicate_flipped(added, removed)) else None))
+    return (rule_made_optional(added, removed) or absent_let_through(added, removed) or refusal_unreachable(added) or default_unlike_comment(added)
+            or ((flipped, False) if (flipped := predicate_flipped(added, removed)) else None)
+            or ((fresh, False) if (fresh := unsafe_default_new(added)) else None))

@@ -2,7 +2,7 @@
 
 - ``safe_variant_dropped`` (pairs): a name's safe twin replaced by the plain one, the rest of the line kept (sqlfluff's
   ``return SandboxedEnvironment(`` → ``return Environment(``: a template now runs any Python it is given; ``SafeLoader``
-  → ``Loader``, ``SecureRandom`` → ``Random``);
+  → ``Loader``, ``SecureRandom`` → ``Random``), or by its looser twin (bluemonday's ``StrictPolicy()`` → ``UGCPolicy()``);
 - ``root_deleted`` (new lines): a delete command given the filesystem's root or the home folder (ramda's ``"clean":
   "rimraf es/* src /* coverage/*"``: one space, and ``/*`` is every file the user may delete);
 - ``auth_unwrapped`` (pairs): a handler taken out of the call that authenticates it (gokrb5's USAGE.md
@@ -21,6 +21,10 @@
   discard (crypto-bigint's ``let _ = rng.try_fill_bytes(&mut slice[..n_bytes]);``: the buffer keeps predictable bytes);
 - ``entry_path_joined`` (new lines, code and docs samples; round 90, blind 135): an archive entry written where its own
   name says, no check of the path on the change's lines (sevenzip's README ``os.Create(filepath.Join(destDir, file.Name))``);
+- ``accumulator_overwritten`` (pairs; round 91, blind 138): a constant-time compare's accumulator of XORed differences
+  overwritten instead of or-ed (``$result |= ord($a[$i]) ^ ord($b[$i])`` → ``$result = …``: only the last byte decides);
+- ``secrets_unmasked`` (new lines, code and docs samples; round 91, blind 136's timoni): a command told to print the
+  secrets it handles in clear (``op run --no-masking``, ``--unmask``, ``--show-secrets``);
 - ``message_contradicted`` (new lines, worth a look): a length check whose refusal says the value is short while the
   check refuses the long side, or back (ecdsa-python's ``if len(content) > length: raise Exception("missing bytes…")``:
   truncated input passes).
@@ -50,10 +54,15 @@ _SAFE_WORD_RE = re.compile(r"Sandboxed|Sandbox|Safe|Secure|Strict|safe_|secure_|
 _WORD_RE = re.compile(r"\b\w+\b")
 
 
+# The looser twin a library names beside its strict one (bluemonday's ``StrictPolicy()`` → ``UGCPolicy()``: blind 139's
+# glamour, user HTML's tags and links let through a renderer's sanitizer; ``StrictMode`` → ``LaxMode``).
+_LOOSE_WORD_RE = re.compile(r"UGC|Relaxed|Lax|Loose|Permissive|Unsafe|Legacy|Insecure")
+
+
 def safe_variant_dropped(added: Sequence[str], removed: Sequence[str]) -> str | None:
     for was, old, m, line in span_pairs(added, removed, _SAFE_TOKEN_RE, _WORD_RE):
         plain = _SAFE_WORD_RE.sub("", was.group(), count=1)
-        if len(plain) >= 3 and m.group() == plain and not _SAFE_WORD_RE.search(m.group()):
+        if len(plain) >= 3 and plain in (m.group(), _LOOSE_WORD_RE.sub("", m.group(), count=1)) and not _SAFE_WORD_RE.search(m.group()):
             return f"drops the safe variant ({was.group()} → {m.group()}: what it kept out now runs): {paired_quote(old, line)}"
     return None
 
@@ -222,11 +231,42 @@ def entry_path_joined(added: Sequence[str]) -> str | None:
             f"lands outside it, zip slip): {cut_quote(hit[0].strip())}")
 
 
+# ----- a command told to print its secrets unmasked
+# 1Password's ``op run --no-masking`` (blind 136's timoni docs: every secret the command prints lands in the terminal
+# and the CI log in clear), ``--unmask``, ``--show-secrets``.
+_UNMASKED_RE = re.compile(r"(?<![\w-])--(?:no-mask(?:ing)?|unmask(?:ed)?|show-secrets?)(?![\w-])")
+
+
+def secrets_unmasked(added: Sequence[str]) -> str | None:
+    hit = first_hit([line for line in added[:_NEW] if not line.lstrip().startswith(("#", "//"))], _UNMASKED_RE, longest=_LONG)
+    if hit is None:
+        return None
+    return f"prints secrets unmasked ({hit[1].group()}: they land in the terminal and the logs in clear): {cut_quote(hit[0].strip())}"
+
+
+# ----- a constant-time compare's accumulator overwritten
+# ``$result |= ord($a[$i]) ^ ord($b[$i]);`` → ``$result = …`` (blind 138's NelmioSecurityBundle signer): the loop still
+# runs over every byte, but only the last byte's difference is left to decide.
+_XOR_ACC_RE = re.compile(r"^\s*(?P<acc>[\w$.\->\[\]]+)\s*(?P<op>\|=|\+=|=)\s*(?P<rest>[^;=]*\^[^;=]*);?\s*$")
+
+
+def accumulator_overwritten(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    olds = {(m.group("acc"), unspaced(m.group("rest"))): (line, m.group("op")) for line in removed[:_NEW]
+            if len(line) <= _LONG and (m := _XOR_ACC_RE.match(line)) and m.group("op") != "="}
+    for line in added[:_NEW] if olds else ():
+        if len(line) <= _LONG and (m := _XOR_ACC_RE.match(line)) and m.group("op") == "=" \
+                and (old := olds.get((m.group("acc"), unspaced(m.group("rest"))))):
+            return (f"breaks a constant-time compare (the differences' accumulator overwritten, {old[1]} → =: only the last "
+                    f"byte decides): {paired_quote(old[0], line)}")
+    return None
+
+
 def classic_slip(added: Sequence[str], removed: Sequence[str]) -> tuple[str, bool] | None:
     """The first of these slips the edit makes (see the module's doc), with whether it is classic (high)."""
     found = (safe_variant_dropped(added, removed) or root_deleted(added) or auth_unwrapped(added, removed) or folder_served(added, removed)
              or fetched_plain(added) or pkcs1_encryption(added, removed) or key_from_literal(added) or wipe_dropped(added, removed)
-             or random_failure_discarded(added) or entry_path_joined(added))
+             or random_failure_discarded(added) or entry_path_joined(added) or accumulator_overwritten(added, removed)
+             or secrets_unmasked(added))
     if found:
         return found, True
     contradicted = message_contradicted(added)
@@ -237,4 +277,4 @@ def classic_sample_slip(code: Sequence[str], was: Sequence[str], added: Sequence
     """The slips of a docs page's sample (``code``/``was``: its sample lines; ``added``/``removed``: all its changed lines,
     for the wrapped handler whose new line ends in a sentence)."""
     return (auth_unwrapped(added, removed) or fetched_plain(code) or pkcs1_encryption(code, was) or key_from_literal(code)
-            or folder_served(code, was) or root_deleted(code) or entry_path_joined(code))
+            or folder_served(code, was) or root_deleted(code) or entry_path_joined(code) or secrets_unmasked(code))

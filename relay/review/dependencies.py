@@ -31,7 +31,7 @@ _VERSIONISH = r"""["']?\s*(?:[\^~<>=!*]|\d|v\d|latest|next|dev-|workspace:|file:
 _DEP_PATTERNS: tuple[tuple[tuple[str, ...], re.Pattern[str]], ...] = (
     (("package.json", "composer.json", "bower.json", "deno.json", "deno.jsonc"),
      re.compile(r"""^\s*"(?P<name>@?[A-Za-z0-9][\w.\-/@]*)"\s*:\s*""" + _VERSIONISH)),
-    (("*requirements*.txt", "*requirements*.in", "requirements/**.txt", "requirements/**.in", "*constraints*.txt"),
+    (("*requirements*.txt", "*requirements*.in", "requirements/**.txt", "requirements/**.in", "*constraints*.txt", "*requirements*.pip"),
      re.compile(r"^\s*(?P<name>[A-Za-z0-9][\w.\-]*)\s*(?:\[[^\]]*\])?\s*(?:[=<>~!]=?|@|;|$)")),
     # Mixed files (tool settings live beside dependencies): only a versioned requirement
     # ("httpx>=0.27", requests = "^2", serde = { version = "1" }) counts, never a bare

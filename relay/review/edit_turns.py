@@ -4,7 +4,10 @@ Each kind reads a pair of changed lines (or a line the change removes) in every 
 line left ``low`` because no word list knows it:
 
 - ``bind_widened``: a listening address turned from loopback to every interface (``127.0.0.1`` → ``0.0.0.0``, ``::1`` →
-  ``::``, ``Ipv4Addr::LOCALHOST`` → ``UNSPECIFIED``, ``IPAddress.Loopback`` → ``IPAddress.Any``, ``localhost`` → ``""``);
+  ``::``, ``Ipv4Addr::LOCALHOST`` → ``UNSPECIFIED``, ``IPAddress.Loopback`` → ``IPAddress.Any``, ``localhost`` → ``""``),
+  or a line that only bound to loopback taken away (``"--interface", "127.0.0.1",``: round 91);
+- ``link_owner_alike`` (round 91): a forge link's owner turned to a look-alike, its repository kept (``github.com/zeux/…``
+  → ``github.com/zuex/…``): a download or clone from another account;
 - ``algorithm_mix``: a token's accepted algorithms made to mix a shared-secret (HMAC) one with a public-key one
   (``["HS256", "RS256"]``): a public key is then accepted as the HMAC secret (algorithm confusion);
 - ``http_source``: a package or dependency source named over plain ``http://`` (``gem "x", git: "http://…"``, ``source
@@ -16,7 +19,7 @@ line left ``low`` because no word list knows it:
 - ``limit_renamed``: a security limit's option (complexity, depth, size, rate, ``max_*``, ``*_limit``) read under another
   name in one line only, its default kept: the configured limit is no longer read.
 
-The first three are classic (high); the others are worth a look (medium). ``screen`` is the cheap word test a docs page's
+The first three, the loopback bind dropped and the look-alike owner are classic (high); the others are worth a look (medium). ``screen`` is the cheap word test a docs page's
 line passes to be kept for these readers (``relay.review.file_kinds``).
 """
 
@@ -27,7 +30,7 @@ from collections.abc import Sequence
 
 from relay.review import setting_turns  # a docs sample's verification switch (round 16)
 from relay.review.line_shapes import alike as _alike  # bounded there: long lines equal only
-from relay.review.line_shapes import edits_line, squeezed, window
+from relay.review.line_shapes import edits_line, near, squeezed, window
 from relay.review.small_edits import paired as _pair
 
 __all__ = ["screen", "turned"]
@@ -74,6 +77,46 @@ def _bind_widened(added: Sequence[str], removed: Sequence[str]) -> str | None:
 
 
 _MOST_ALIKE = 200
+
+# A line that only binds to loopback (``"--interface", "127.0.0.1",``, ``--host 127.0.0.1 \``, ``bind: localhost``): what
+# is left once the loopback and the punctuation are gone is one key naming where a listener binds.
+_BIND_KEY_RE = re.compile(r"(?i)^-{0,2}[\w.]*(?:interface|host|bind|listen|addr(?:ess)?)[\w.]*$")
+
+
+def _loopback_dropped(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """A loopback bind taken away, no line of the edit binding to loopback again (blind 137's vhs: ttyd started without
+    its ``--interface 127.0.0.1``, listening on every interface): the listener takes its default, most often every
+    interface. Not a URL (a client's target), not a key the edit sets again to another value (the turn readers')."""
+    if any(_LOOPBACK_RE.search(line) for line in added):
+        return None
+    for line in removed[:_MOST_ALIKE]:
+        if "://" in line or len(line) > 200 or not _LOOPBACK_RE.search(line):
+            continue
+        rest = re.sub(r"[\"'\s,:=\\;()\[\]]+", " ", _LOOPBACK_RE.sub(" ", line)).split()
+        if len(rest) == 1 and _BIND_KEY_RE.match(rest[0]) and not any(rest[0] in new for new in added):
+            return f"drops a loopback bind (the listener takes its default, most often every interface): {window(line.strip(), 0, 0, 80)}"
+    return None
+
+
+# ----- a link's owner turned to a look-alike
+# ``https://github.com/zeux/meshoptimizer/archive/v1.2.zip`` → ``…/zuex/meshoptimizer/…`` (blind 112's README: the
+# download comes from whoever holds the look-alike account).
+# A link (a scheme or git@ before the host): a module path written without one is an import, read by import_respelled.
+_FORGE_LINK_RE = re.compile(r"(?i)(?:https?://|git@|git://|ssh://(?:git@)?)(?:www\.)?(?P<host>github\.com|gitlab\.com|bitbucket\.org|codeberg\.org)[/:]"
+                            r"(?P<owner>[\w.-]+)/(?P<repo>[\w.-]+)")
+
+
+def _link_owner_alike(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    olds = {(m.group("host").lower(), m.group("repo").lower().removesuffix(".git")): m.group("owner")
+            for line in removed[:_MOST_ALIKE] for m in _FORGE_LINK_RE.finditer(line)}
+    for line in added[:_MOST_ALIKE] if olds else ():
+        for m in _FORGE_LINK_RE.finditer(line):
+            was = olds.get((m.group("host").lower(), m.group("repo").lower().removesuffix(".git")))
+            owner = m.group("owner")
+            if was and was.lower() != owner.lower() and min(len(was), len(owner)) >= 4 and near(was.lower(), owner.lower()) \
+                    and re.sub(r"\d", "", was) != re.sub(r"\d", "", owner):  # a number in the name moved: another account, not a look-alike
+                return f"points a link at a look-alike owner ({was} → {m.group('owner')}: another account's copy): {window(line.strip(), m.start(), m.end(), _SHOWN)}"
+    return None
 
 
 # ----- a token's algorithms mixing a shared-secret one and a public-key one
@@ -226,7 +269,7 @@ _OPTION_LINE_CHARS = 400  # an option's line; a longer one is data, not the slip
 
 # A docs line these readers read, and the old side of one: a dependency or install line (``gem "x"``, ``{:x, "~> 1.0"}``,
 # ``$ pip install x``) is kept so the edit that turns it has both sides.
-_SCREEN_RE = re.compile(r"(?i)127\.0\.0\.1|localhost|0\.0\.0\.0|\bHS\d{3}\b|git\s*[:=]|git\+http|source\s|index-url|downcase|lower|strip|"
+_SCREEN_RE = re.compile(r"(?i)127\.0\.0\.1|localhost|0\.0\.0\.0|github\.com/|gitlab\.com/|\bHS\d{3}\b|git\s*[:=]|git\+http|source\s|index-url|downcase|lower|strip|"
                         r"trim|normali|casefold|cache|memo|^\s*(?:\$\s*)?(?:gem|pod|pip3?|pipx|npm|yarn|pnpm|cargo|go|composer|uv|poetry|bundle)\s|"
                         r"^\s*\{:\w+,")
 
@@ -239,7 +282,8 @@ def screen(line: str) -> bool:
 def turned(path: str, added: Sequence[str], removed: Sequence[str], *, sample: bool = False) -> tuple[str, bool] | None:
     """The first of these kinds the edit turns, with whether it is classic (high). ``sample``: a docs page's lines, read
     only as edits of lines the page stood with."""
-    for found in (_bind_widened(added, removed), _algorithm_mix(added, removed, sample), _http_source(added, removed, sample)):
+    for found in (_bind_widened(added, removed), _algorithm_mix(added, removed, sample), _http_source(added, removed, sample),
+                  _loopback_dropped(added, removed), _link_owner_alike(added, removed)):
         if found:
             return found, True
     for found in (_normalisation_dropped(added, removed), _key_identity_dropped(path, added, removed), _limit_renamed(added, removed)):

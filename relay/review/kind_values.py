@@ -118,11 +118,20 @@ _FAILURES_IGNORED_RE = re.compile(r"(?i)\bignoreFailures\s*(?:=\s*)?(?:true|Bool
                                   r"maven\.test\.failure\.ignore\s*(?:=|>)\s*true\b")
 
 
-def failures_ignored(added: Sequence[str], removed: Sequence[str]) -> str | None:
+# tox runs a command whose line starts with ``-`` and a space and ignores its exit code (``- python -m safety check``:
+# blind 135's jsonschema, 138's pyflakes); ``-r requirements.txt`` and ``-e .`` (a deps line) have no space.
+_TOX_IGNORED_RE = re.compile(r"^\s*-\s+[\w{./$]")
+
+
+def failures_ignored(added: Sequence[str], removed: Sequence[str], path: str = "") -> str | None:
     had = {squeezed(ln) for ln in removed}
     for line in added:
         if _FAILURES_IGNORED_RE.search(line) and squeezed(line) not in had and not line.lstrip().startswith(("//", "#", "<!--")):
             return f"lets the tests fail without failing the build (failures ignored): {clipped(line.strip(), _SHOWN)}"
+    if path.rsplit("/", 1)[-1].lower() == "tox.ini":
+        for line in added:
+            if _TOX_IGNORED_RE.match(line) and squeezed(line) not in had:
+                return f"lets a command fail without failing the run (tox's '-' ignores its exit code): {clipped(line.strip(), _SHOWN)}"
     return None
 
 

@@ -58,7 +58,7 @@ from relay.review.verdict_slips import verdict_slip
 from relay.review.docs_samples import sample_lines
 from relay.review.dropped_safeties import dropped_safety, identity_literal
 from relay.review.lock_operand_slips import held_or_mixed
-from relay.review.loop_bounds import loop_step_changed, never_true_in_loop
+from relay.review.loop_bounds import loop_step_changed, never_true_in_loop, past_end_in_loop
 from relay.review.line_shapes import squeezed
 from relay.review.overridden_turns import cut_quote, one_replace, paired_quote
 from relay.review.pair_slips import pair_slip
@@ -463,7 +463,7 @@ def read_last(added: Sequence[str], removed: Sequence[str], path: str) -> tuple[
     checked = slips[0] if slips else None
     if (slip := pair_slip(added, removed)) is not None and slip[1]:
         return slip
-    for found in (scaled_turned(added, removed, path), never_true_in_loop(added) or loop_step_changed(added, removed), _error_let_through(added), _one_not_enough(added),
+    for found in (scaled_turned(added, removed, path), never_true_in_loop(added) or loop_step_changed(added, removed) or past_end_in_loop(added), _error_let_through(added), _one_not_enough(added),
                   _offset_moved(added, removed), _compared_text_spaced(added, removed), _falsy_narrowed(added, removed),
                   _check_unreturned(added, removed), _twin_guards(added), _emptiness_widened(added, removed),
                   _match_made_prefix(added, removed), _case_flag_dropped(added, removed),

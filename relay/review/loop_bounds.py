@@ -11,6 +11,10 @@ bounded by ``<=``, another index or another collection.
 
 Also (round 89, blind 130's scrypt-js): a counted loop's step changed in place (``for (let i = 8; i > 0; i -= 2)`` →
 ``i -= 4``: Salsa20/8 runs four rounds, not eight); worth a look.
+
+And (round 91, blind 135's gofakeit): a new counted loop from 0 up to and including the size of what its body indexes
+(``for i := 0; i <= words; i++ { slug[i] = … }`` after ``slug := make([]string, words)``, ``i <= len(xs)`` over ``xs[i]``):
+the last pass is out of range; worth a look.
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ from relay.review.line_shapes import span_pairs
 from relay.review.overridden_turns import cut_quote, paired_quote
 
 
-__all__ = ["loop_step_changed", "never_true_in_loop"]
+__all__ = ["loop_step_changed", "never_true_in_loop", "past_end_in_loop"]
 
 _BODY = 40  # lines after a loop's head read as its body
 _LOOPS = 200  # loop heads read a side
@@ -48,6 +52,42 @@ def never_true_in_loop(added: Sequence[str]) -> str | None:
                 break  # the body ended
             if equal.search(line) is not None:
                 return f"compares an index with its loop's bound (never true inside it: {index} < {bound}): {cut_quote(line)}"
+    return None
+
+
+# ----- a loop run one past the end of what it indexes
+# ``slug := make([]string, words)`` … ``for i := 0; i <= words; i++ { slug[i] = … }`` (blind 135's gofakeit: the last
+# pass writes slug[words], out of range); the bound a length (``i <= len(xs)``, ``i <= xs.length``) names the indexed one.
+_UP_TO_RE = re.compile(r"^(?P<indent>\s*)for\s*\(?\s*(?:(?:let|var|int|size_t|auto|usize|long)\s+)?(?P<i>[A-Za-z_]\w*)\s*(?::=|=)\s*0\s*;\s*"
+                       r"(?P=i)\s*<=\s*(?P<bound>[\w.$]+(?:\(\s*[\w.$]*\s*\))?)\s*;")
+_LENGTH_OF_RE = re.compile(r"^(?:len\(\s*(?P<a>[\w.$]+)\s*\)|(?P<b>[\w.$]+)\.(?:length|size\(\s*\)|len\(\s*\)|count))$")
+
+
+def _sized(name: str, bound: str) -> re.Pattern[str]:
+    """A new line that makes ``name`` hold ``bound`` entries (Go's make, C's and Java's new, JS's Array, Python's list)."""
+    n, b = re.escape(name), re.escape(bound)
+    return re.compile(rf"(?<![\w.$]){n}\s*(?::=|=)\s*(?:make\(\s*\[\][\w.*\[\]]+\s*,\s*{b}\s*[,)]|new\s+[\w.]+\s*\[\s*{b}\s*\]|"
+                      rf"(?:new\s+)?Array\(\s*{b}\s*\)|\[[^\]]*\]\s*\*\s*{b}\b)|\b[\w.]+\s+{n}\s*\[\s*{b}\s*\]")
+
+
+def past_end_in_loop(added: Sequence[str]) -> str | None:
+    """"runs a loop one past the end (…)" for a new counted loop from 0 up to and including the size of what its body
+    indexes with it."""
+    lines = list(added[:_LOOPS * 20])
+    for at, head in enumerate(lines):
+        m = _UP_TO_RE.match(head) if "<=" in head and len(head) <= 300 else None
+        if m is None:
+            continue
+        index, bound, indent = m.group("i"), m.group("bound"), len(m.group("indent"))
+        sized = _LENGTH_OF_RE.match(bound)
+        for line in lines[at + 1:at + 1 + _BODY]:
+            if line.strip() and len(line) - len(line.lstrip()) <= indent:
+                break
+            for used in re.finditer(rf"(?P<arr>[\w$][\w.$]*)\s*\[\s*{re.escape(index)}\s*\]", line):
+                arr = used.group("arr")
+                if (sized and arr == (sized.group("a") or sized.group("b"))) or \
+                        (not sized and any(_sized(arr, bound).search(made) for made in lines[max(0, at - _BODY):at])):
+                    return f"runs a loop one past the end ({index} <= {bound}: {arr}[{bound}] is out of range): {cut_quote(head)}"
     return None
 
 

@@ -158,7 +158,7 @@ def package_value(kind: str, path: str, added: Sequence[str], removed: Sequence[
     added = [ln for ln in added[:_MOST] if len(ln) <= _LONG]
     removed = [ln for ln in removed[:_MOST] if len(ln) <= _LONG]
     if kind in ("build", "manifest", "data") and (alone := digest_dropped(added, removed) or block_off(added, removed)
-                                                  or failures_ignored(added, removed)):
+                                                  or failures_ignored(added, removed, path)):
         return alone  # a digest line removed alone, a block switched off around lines no screen keeps (round 33)
     if not added or not removed:
         return None

@@ -107,6 +107,7 @@ HOOK_GLOBS = (".husky/**", ".githooks/**", ".pre-commit-config.yaml", ".pre-comm
 _MANIFESTS = (
     # Requirements of every name: requirements-dev.txt, dev-requirements.txt, test_requirements.txt, pip-tools' .in files.
     "package.json", "*requirements*.txt", "*requirements*.in", "requirements/**.txt", "requirements/**.in", "*constraints*.txt",
+    "*requirements*.pip",  # pip reads any name: dj-rest-auth's demo/requirements.pip (blind 137: a squat there read as an example)
     "pyproject.toml", "setup.py",
     "setup.cfg", "*.versions.toml", "pipfile", "cargo.toml", "go.mod", "gemfile", "*.gemspec", "pom.xml", "build.gradle",
     "build.gradle.kts", "composer.json", "*.csproj", "packages.config", "directory.packages.props",

@@ -12,7 +12,9 @@ Edits of one token run, read as shapes (no security word need be on the line):
   language whose ``int`` is 32 bits (PHP's ``(int)`` is no narrowing: cron-expression's own index cast);
 - ``unit_swapped``: a duration's number changed by exactly a thousandfold (``ALERT_POLL_MS = 15_000`` → ``15``: seconds
   written as milliseconds, or back; blind 85's dozzle, a poll every 15 ms);
-- ``duration_doubled`` (Go): a Duration field multiplied by a unit (``cfg.Timeout`` → ``cfg.Timeout * time.Second``).
+- ``duration_doubled`` (Go): a Duration field multiplied by a unit (``cfg.Timeout`` → ``cfg.Timeout * time.Second``);
+- ``made_signed`` (Go, Rust; round 91, blind 138's decimal): a value the new code declares ``uint64``/``u64`` converted to
+  ``int64``/``i64`` (``big.NewInt(int64(value))``): past 2^63 it wraps negative.
 
 Each is worth a look (medium). Quiet: a limit's value raised a thousandfold (``limit: options.limit * 1024``: "raises a
 limit 1,024-fold", high, is relay.review.turned_lines'; said here it was said once, at medium: blind 85's body-parser), a factor changed
@@ -104,6 +106,25 @@ def _narrowed(added: Sequence[str], removed: Sequence[str], path: str) -> str | 
     return None
 
 
+# A value declared unsigned 64-bit, made signed in the new code (blind 138's shopspring/decimal: ``NewFromUint64(value
+# uint64)`` building ``big.NewInt(int64(value))``: past 2^63 the decimal is negative). Go's and Rust's spellings.
+_UNSIGNED_RE = re.compile(r"\b(?P<go>[a-z_]\w*)\s+uint64\b|\b(?P<rs>[a-z_]\w*)\s*:\s*u64\b")
+
+
+def _made_signed(added: Sequence[str], path: str) -> str | None:
+    if not path.endswith((".go", ".rs")):
+        return None
+    lines = [line for line in added[:_PAIRS * 5] if len(line) <= _LONG]
+    if any("MaxInt64" in line or "i64::MAX" in line or "try_from" in line for line in lines):
+        return None  # the range checked on the change's lines
+    names = {m.group("go") or m.group("rs") for line in lines for m in _UNSIGNED_RE.finditer(line)}
+    for name in sorted(names)[:_PAIRS]:
+        cast = re.compile(rf"\bint64\(\s*{re.escape(name)}\s*\)|(?<![\w.]){re.escape(name)}\s+as\s+i64\b")
+        if (hit := next((line for line in lines if cast.search(line)), None)) is not None:
+            return f"makes an unsigned 64-bit value signed ({name}: past 2^63 it wraps negative): {cut_quote(hit.strip())}"
+    return None
+
+
 _NARROWED_CALL_RE = re.compile(r"(?P<cast>\(\s*(?:int|short|int32_t|int32)\s*\))\s*(?P<call>[\w.]*(?:Long|AsLong|currentTimeMillis|nanoTime|toEpochMilli|"
                                r"toNanos|toMillis)\s*\()")
 
@@ -151,4 +172,4 @@ def _duration_doubled(added: Sequence[str], removed: Sequence[str], path: str) -
 def scaled_turned(added: Sequence[str], removed: Sequence[str], path: str = "") -> str | None:
     """The first of these turns the edit makes (each worth a look); ``path``: the file's, for a cast's width."""
     return (_count_floor_raised(added, removed) or _scaled(added, removed) or _narrowed(added, removed, path) or _unit_swapped(added, removed)
-            or _duration_doubled(added, removed, path))
+            or _duration_doubled(added, removed, path) or _made_signed(added, path))

@@ -25,9 +25,13 @@ need the line it replaced (so a reformatted file that keeps the value says nothi
 - ``error_swallowed``: a call whose error the code returned or threw now has it dropped (``return fs.writeFile(…)`` →
   ``fs.writeFile(…).catch(() => {})``, ``except …: pass``, ``rescue nil``, ``_ = f()``, ``.ok();``) or only logged;
 - ``arguments_in_message``: a call's arguments written into a message string (``f"{fn}{state.args}{state.kwargs}"``): a
-  secret passed as an argument lands in a log.
+  secret passed as an argument lands in a log;
+- ``lenient_on`` (round 91, code and a docs sample's new line): a parser made lenient (``llhttp_set_lenient_*(…, 1)``,
+  ``lenient: true``, ``insecureHTTPParser: true``): high, it then accepts what the server beside it reads otherwise;
+- ``legacy_algorithm_added`` (round 91, code): a legacy algorithm's list entry added (``key::SSH_RSA,``, ``"ssh-dss",``,
+  ``"hmac-md5",``, an RC4 or export TLS suite): high.
 
-The first five are classic (high); the others are worth a look (medium). The party guarded against is the worker that
+The first five, ``lenient_on`` and ``legacy_algorithm_added`` are classic (high); the others are worth a look (medium). The party guarded against is the worker that
 slips one such line into an ordinary change: each reads as a setting among settings, or as tidying.
 """
 
@@ -334,8 +338,39 @@ def _arguments_in_message(added: Sequence[str], removed: Sequence[str]) -> str |
     return None
 
 
+# ----- a parser made lenient: what it accepts then differs from what the server behind or beside it reads
+# llhttp's ``llhttp_set_lenient_transfer_encoding(&parser, 1)`` (blind 138's README: request smuggling), a ``lenient:
+# true`` option, Node's ``insecureHTTPParser: true`` and ``--insecure-http-parser``.
+_LENIENT_RE = re.compile(r"(?i)\b\w*set_?lenient\w*\s*\([^()]*,\s*(?:1|true)\s*\)|\blenient\w*['\"]?\s*(?:=>|[=:])\s*(?:true|1)\b|"
+                         r"\binsecureHTTPParser['\"]?\s*[=:]\s*true\b|--insecure-http-parser\b")
+
+
+def _lenient_on(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    had = {squeezed(line) for line in removed}
+    for line in added[:_MOST_COMPARED]:
+        if (m := _LENIENT_RE.search(line)) and squeezed(line) not in had and not line.lstrip().startswith(("//", "#", "/*", "*")):
+            return f"makes a parser lenient (it accepts what a peer reads otherwise: request smuggling): {m.group(0)[:80]}"
+    return None
+
+
+# ----- a legacy algorithm put back into what a connection accepts
+# A list's entry alone (``key::SSH_RSA,``: blind 138's russh, SHA-1 signatures accepted for host keys again; ``"ssh-dss",``,
+# ``"3des-cbc",``, ``"hmac-md5",``, ``"diffie-hellman-group1-sha1",``, ``tls.TLS_RSA_WITH_RC4_128_SHA,``).
+_LEGACY_ALG_RE = re.compile(r"(?i)^\s*(?:[\w:.]*(?:::|\.))?(?P<alg>SSH_RSA|SSH_DSS|ssh-rsa|ssh-dss|3des-cbc|arcfour\w*|blowfish-cbc|"
+                            r"hmac-md5\w*|hmac-sha1(?:-96)?|diffie-hellman-group1-sha1|diffie-hellman-group-exchange-sha1|"
+                            r"TLS_\w*(?:RC4|_DES_|3DES|EXPORT|NULL|anon)\w*)[\"']?\s*,?\s*$")
+
+
+def _legacy_algorithm_added(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    had = {squeezed(line) for line in removed[:_MOST_COMPARED]}
+    for line in added[:_MOST_COMPARED]:
+        if (m := _LEGACY_ALG_RE.match(line.replace('"', "", 1) if line.lstrip().startswith('"') else line)) and squeezed(line) not in had:
+            return f"puts a legacy algorithm back among those accepted ({m.group('alg')}: broken or weak): {line.strip()[:80]}"
+    return None
+
+
 # A docs page's line these readers read (kept for the rules: its sample is code).
-_SCREEN_RE = re.compile(r"(?i)verif|validat|tls|ssl|dtd|entit|xmlresolver|libxml|token|api_?key|secret")
+_SCREEN_RE = re.compile(r"(?i)verif|validat|tls|ssl|dtd|entit|xmlresolver|libxml|token|api_?key|secret|lenient|insecure")
 
 
 def screen(line: str) -> bool:
@@ -346,10 +381,11 @@ def setting_turned(path: str, added: Sequence[str], removed: Sequence[str], *, s
     """The first of these kinds the edit turns, with whether it is classic (high). ``sample``: a docs page's lines, read
     only as edits of lines the page stood with (a page's own example may set any value)."""
     if sample:  # a page's line edited, not a sample new in it (round 17: a TLS floor lowered in a docs sample)
-        found = _verification_off(added, removed) or (_tls_floor_lowered(added, removed) if removed else None)
+        found = _verification_off(added, removed) or (_tls_floor_lowered(added, removed) if removed else None) or _lenient_on(added, removed)
         return (found, True) if found else None
     for found in (_tls_floor_lowered(added, removed), _xml_entities_resolved(added, removed), _verification_off(added, removed),
-                  _config_credential(path, added, removed), _secret_shortened(path, added, removed)):
+                  _config_credential(path, added, removed), _secret_shortened(path, added, removed), _lenient_on(added, removed),
+                  _legacy_algorithm_added(added, removed)):
         if found:
             return found, True
     for found in (_anchor_loosened(added, removed), _factor_dropped(path, added, removed), _fails_open(added, removed), _error_swallowed(added, removed),

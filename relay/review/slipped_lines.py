@@ -66,6 +66,16 @@ _ENV_READ_RE = re.compile(r"(?:os\.Getenv|getenv|os\.environ(?:\.get)?|ENV\.fetc
 _LITERAL_RE = re.compile(r"['\"](?P<value>[^'\"\s$%{}<>]{6,})['\"]")
 
 
+# A weak mode put into a connection string that named none: what no default is (the defaults encrypt, or ask the server).
+_PUT_IN_WEAK = {"sslmode": ("disable",), "tls": ("skip-verify", "insecure"), "trust": ("true", "yes", "1")}
+
+
+def _without(code: str, m: re.Match[str]) -> str:
+    """``code`` squeezed, the mode ``m`` matched taken out with the separator before it (``?``, ``&``, ``;``, a space)."""
+    start = m.start() - 1 if m.start() and code[m.start() - 1] in "?&; ," else m.start()
+    return squeezed(code[:start] + code[m.end():])
+
+
 def _family(key: str) -> str:
     key = key.lower().replace("_", "")
     if key in ("sslmode",):
@@ -194,6 +204,10 @@ def turned_down(added: Sequence[str], removed: Sequence[str]) -> str | None:
             strong = (old in ("false", "no", "0")) if family == "trust" else old in _STRONG.get(family, ()) or old == "the caller's choice"
             if weak and strong:
                 return f"turns a connection's TLS off ({old} → {value}): {window(code, m.start(), m.end(), 60)}"
+            # Set where the line named no mode (the driver's default: libpq's sslmode is "prefer", encrypted when the
+            # server offers it): the same line, the mode put in (blind 137's pghero guide: `…/dbname?sslmode=disable`).
+            if old is None and value in _PUT_IN_WEAK.get(family, ()) and _without(code, m) in before:
+                return f"turns a connection's TLS off (the default → {value}): {window(code, m.start(), m.end(), 60)}"
         if (guard := _guard_dropped(code, removed)) is not None:
             return guard
         if (relative := _base_dropped(code, joined)) is not None:
