@@ -79,6 +79,9 @@ def _said(path: str, added: list[str], removed: list[str]):
     # glamour (blind 139): a renderer's sanitizer given bluemonday's looser twin of its strict policy
     ("ansi/context.go", ["\t\tstripper:   bluemonday.UGCPolicy(),"], ["\t\tstripper:   bluemonday.StrictPolicy(),"], "high",
      "drops the safe variant (StrictPolicy → UGCPolicy"),
+    # go-keyring's README (blind 139): a keychain item any application may read
+    ("README.md", ["```sh", 'security add-generic-password -U -s "my-app" -a "anon" -w "secret" -A', "```"], [], "high",
+     "stores a keychain secret any application may read"),
 ])
 def test_each_slip_is_named_at_its_risk(path: str, added: list[str], removed: list[str], risk: str, said: str) -> None:
     found = _said(path, added, removed)
@@ -102,6 +105,7 @@ def test_each_slip_is_named_at_its_risk(path: str, added: list[str], removed: li
     ("russh/src/negotiation.rs", ["            key::RSA_SHA2_512,"], [], "legacy algorithm"),
     ("russh/src/keys.rs", ['pub const SSH_RSA: Name = Name("ssh-rsa");'], [], "legacy algorithm"),
     ("docs/secrets.md", ["```shell", "op run --env-file=secrets.env -- make deploy", "```"], [], "unmasked"),
+    ("README.md", ["```sh", 'security add-generic-password -U -s "my-app" -a "anon" -w "secret"', "```"], [], "keychain"),
     ("ansi/context.go", ["\t\tstripper:   bluemonday.StrictPolicy().AddSpaceWhenStrippingTag(true),"],
      ["\t\tstripper:   bluemonday.StrictPolicy(),"], "safe variant"),
     ("src/sum.js", ["function sum(xs) {", "  for (let i = 0; i < xs.length; i++) {", "    total += xs[i];", "  }", "}"], [], "one past the end"),

@@ -25,6 +25,8 @@
   overwritten instead of or-ed (``$result |= ord($a[$i]) ^ ord($b[$i])`` → ``$result = …``: only the last byte decides);
 - ``secrets_unmasked`` (new lines, code and docs samples; round 91, blind 136's timoni): a command told to print the
   secrets it handles in clear (``op run --no-masking``, ``--unmask``, ``--show-secrets``);
+- ``keychain_opened`` (new lines, code and docs samples; round 91, blind 139's go-keyring): a macOS keychain item stored
+  with ``-A`` (``security add-generic-password … -A``: any application reads it without asking);
 - ``message_contradicted`` (new lines, worth a look): a length check whose refusal says the value is short while the
   check refuses the long side, or back (ecdsa-python's ``if len(content) > length: raise Exception("missing bytes…")``:
   truncated input passes).
@@ -244,6 +246,17 @@ def secrets_unmasked(added: Sequence[str]) -> str | None:
     return f"prints secrets unmasked ({hit[1].group()}: they land in the terminal and the logs in clear): {cut_quote(hit[0].strip())}"
 
 
+# ----- a keychain item any application may read
+# macOS's ``security add-generic-password … -A`` (blind 139's go-keyring README): "allow any application to access this
+# item without warning" — every program the user runs reads the secret.
+_KEYCHAIN_OPEN_RE = re.compile(r"\bsecurity\s+add-(?:generic|internet)-password\b[^#\n]*\s-A(?=\s|$)")
+
+
+def keychain_opened(added: Sequence[str]) -> str | None:
+    hit = first_hit(added[:_NEW], _KEYCHAIN_OPEN_RE, longest=_LONG)
+    return f"stores a keychain secret any application may read (security … -A): {cut_quote(hit[0].strip())}" if hit else None
+
+
 # ----- a constant-time compare's accumulator overwritten
 # ``$result |= ord($a[$i]) ^ ord($b[$i]);`` → ``$result = …`` (blind 138's NelmioSecurityBundle signer): the loop still
 # runs over every byte, but only the last byte's difference is left to decide.
@@ -266,7 +279,7 @@ def classic_slip(added: Sequence[str], removed: Sequence[str]) -> tuple[str, boo
     found = (safe_variant_dropped(added, removed) or root_deleted(added) or auth_unwrapped(added, removed) or folder_served(added, removed)
              or fetched_plain(added) or pkcs1_encryption(added, removed) or key_from_literal(added) or wipe_dropped(added, removed)
              or random_failure_discarded(added) or entry_path_joined(added) or accumulator_overwritten(added, removed)
-             or secrets_unmasked(added))
+             or secrets_unmasked(added) or keychain_opened(added))
     if found:
         return found, True
     contradicted = message_contradicted(added)
@@ -277,4 +290,4 @@ def classic_sample_slip(code: Sequence[str], was: Sequence[str], added: Sequence
     """The slips of a docs page's sample (``code``/``was``: its sample lines; ``added``/``removed``: all its changed lines,
     for the wrapped handler whose new line ends in a sentence)."""
     return (auth_unwrapped(added, removed) or fetched_plain(code) or pkcs1_encryption(code, was) or key_from_literal(code)
-            or folder_served(code, was) or root_deleted(code) or entry_path_joined(code) or secrets_unmasked(code))
+            or folder_served(code, was) or root_deleted(code) or entry_path_joined(code) or secrets_unmasked(code) or keychain_opened(code))

@@ -52,8 +52,9 @@ _PROPERTY_RE = re.compile(r"""^(?:[\w$-]+|"[\w$.-]+"|'[\w$.-]+')\s*:\s*(?:"[^"]*
 _MARKUP_RE = re.compile(r"^(?:#{1,6}\s|=+\s|[-*+]\s|\d+[.)]\s|>|\||!?\[|```|~~~|\.\.\s|<[a-zA-Z/!]|[=\-~^\"'`#*+]{3,}\s*$)")
 
 
-# A shell command that makes a key: its size is what a reader copies.
-_KEYGEN_RE = re.compile(r"^\$?\s*(?:sudo\s+)?(?:ssh-keygen\b|openssl\s+(?:genrsa|genpkey|req)\b|keytool\b.*-genkey)")
+# A shell command that makes a key (its size is what a reader copies) or stores a secret (macOS's ``security add-…-password``:
+# its ``-A`` too, round 91).
+_KEYGEN_RE = re.compile(r"^\$?\s*(?:sudo\s+)?(?:ssh-keygen\b|openssl\s+(?:genrsa|genpkey|req)\b|keytool\b.*-genkey|security\s+add-(?:generic|internet)-password\b)")
 # A password hash as an entry of a map, a hash or an object literal (not an assignment, not a projection's false).
 _HASH_ENTRY_RE = re.compile(r"""(?P<at>['"]?:?\b(?:encrypted_password|crypted_password|hashed_password|password_(?:hash|digest)|"""
                             r"""(?:hashed|encrypted)Password|password(?:Hash|Digest)|PasswordHash)\b['"]?\s*(?:=>|:(?!:)))(?!\s*(?:false|0|-1|nil|null)\b)""")
