@@ -79,6 +79,8 @@ def _said(path: str, added: list[str], removed: list[str]):
     # glamour (blind 139): a renderer's sanitizer given bluemonday's looser twin of its strict policy
     ("ansi/context.go", ["\t\tstripper:   bluemonday.UGCPolicy(),"], ["\t\tstripper:   bluemonday.StrictPolicy(),"], "high",
      "drops the safe variant (StrictPolicy → UGCPolicy"),
+    # setuptools_scm's pyproject (blind 138): a requirement capped below a release it had not been capped at
+    ("pyproject.toml", ['  "setuptools<65",'], ['  "setuptools",'], "medium", "caps a dependency below 65"),
     # go-keyring's README (blind 139): a keychain item any application may read
     ("README.md", ["```sh", 'security add-generic-password -U -s "my-app" -a "anon" -w "secret" -A', "```"], [], "high",
      "stores a keychain secret any application may read"),
@@ -106,6 +108,9 @@ def test_each_slip_is_named_at_its_risk(path: str, added: list[str], removed: li
     ("russh/src/keys.rs", ['pub const SSH_RSA: Name = Name("ssh-rsa");'], [], "legacy algorithm"),
     ("docs/secrets.md", ["```shell", "op run --env-file=secrets.env -- make deploy", "```"], [], "unmasked"),
     ("README.md", ["```sh", 'security add-generic-password -U -s "my-app" -a "anon" -w "secret"', "```"], [], "keychain"),
+    ("requirements.txt", ["django==4.2.1"], ["django"], "caps a dependency"),
+    ("requirements.txt", ["django>=4.1,<5"], ["django>=4.0,<5"], "caps a dependency"),
+    ("pyproject.toml", ['  "flake8>=3.6.0, <=5.0.0",'], ['  "flake8>=3.6.0",'], "caps a dependency"),
     ("ansi/context.go", ["\t\tstripper:   bluemonday.StrictPolicy().AddSpaceWhenStrippingTag(true),"],
      ["\t\tstripper:   bluemonday.StrictPolicy(),"], "safe variant"),
     ("src/sum.js", ["function sum(xs) {", "  for (let i = 0; i < xs.length; i++) {", "    total += xs[i];", "  }", "}"], [], "one past the end"),

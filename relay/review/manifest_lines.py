@@ -271,6 +271,24 @@ def version_moved_down(added: Sequence[str], removed: Sequence[str]) -> str | No
     return None
 
 
+# A Python requirement that stood without an upper bound given one (blind 138's setuptools_scm: ``"setuptools",`` →
+# ``"setuptools<65",``): only the releases before it install, fixes after it included.
+_REQUIREMENT = re.compile(r"""^\s*["']?(?P<name>[A-Za-z0-9][\w.\-]*)(?:\[[^\]]*\])?\s*(?P<spec>[^"';#]*)["']?\s*,?\s*(?:#.*)?$""")
+_CAP = re.compile(r"<=?\s*(?P<v>\d[\w.]*)")  # not ``==``: pinning every requirement is an application's own practice
+
+
+def capped(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """"caps a dependency below a release …" for a requirement that named no version, the same line given an upper bound
+    (a range given its upper end, ``>=3.6, <=5``, is a tuning as often; a file rewritten is read by its lines, not this)."""
+    before = {"".join(line.split()) for line in removed[:400] if (m := _REQUIREMENT.match(line)) and not m.group("spec").strip()}
+    for line in _new(added, removed) if before else ():
+        m = _REQUIREMENT.match(line)
+        cap = _CAP.search(m.group("spec")) if m is not None else None
+        if cap is not None and "".join((line[:m.start("spec") + cap.start()] + line[m.start("spec") + cap.end():]).split()) in before:
+            return f"caps a dependency below {cap.group('v')} (only older releases install, later fixes left out): {window(line.strip(), m.start('name'), m.end(), _QUOTE)}"
+    return None
+
+
 _MAVEN_LOCAL = re.compile(r"(?<![\w.])mavenLocal\s*\(\s*\)")
 _PREFER_PROJECT = re.compile(r"\bRepositoriesMode\.PREFER_PROJECT\b")
 _STRICT_MODE = re.compile(r"\bRepositoriesMode\.(?:FAIL_ON_PROJECT_REPOS|PREFER_SETTINGS)\b")
@@ -426,6 +444,12 @@ def plain_source(added: Sequence[str], removed: Sequence[str]) -> str | None:
     return None
 
 
+def _python_requirements(path: str) -> bool:
+    """Whether ``path`` is a Python project's requirements (``capped`` reads their upper bounds)."""
+    name = path.lower().rsplit("/", 1)[-1]
+    return name in ("pyproject.toml", "setup.cfg", "setup.py") or ("requirements" in name and name.endswith((".txt", ".in", ".pip")))
+
+
 def manifest_line(path: str, added: Sequence[str], removed: Sequence[str]) -> str | None:
     """The risky line of a manifest, build or package-source file, named; None for any other file or none found."""
     if (dropped := wrapper_checksum_dropped(path, added, removed)) is not None:
@@ -438,7 +462,7 @@ def manifest_line(path: str, added: Sequence[str], removed: Sequence[str]) -> st
     return (unchecked_build(added, removed) or open_debugger(added, removed) or plugins_allowed(path, added, removed)
             or checksums_ignored(added, removed) or build_step_off(added, removed) or moving_source(added, removed) or any_version(added, removed)
             or branch_version(added, removed) or open_range(added, removed) or another_index(added, removed) or local_repository(added, removed, feeds=feeds)
-            or version_moved_down(added, removed) or plain_source(added, removed))
+            or version_moved_down(added, removed) or plain_source(added, removed) or (capped(added, removed) if _python_requirements(path) else None))
 
 
 def sample_source(added: Sequence[str], removed: Sequence[str]) -> str | None:
