@@ -229,16 +229,21 @@ def unsafe_default_on(added: Sequence[str], removed: Sequence[str]) -> str | Non
 
 # The same default written in new code: ``$options['report_only'] ?? true`` (blind 138's plant sat in the commit's new
 # listener), ``opts.skipVerify || true``, ``get("insecure", True)``, ``getOrDefault("disable_csrf", true)``: worth a look.
-_NEW_DEFAULT_ON_RE = re.compile(r"(?P<key>[\w'\"$\[\].>-]*(?:" + _OFF_WHEN_TRUE_RE.pattern.removeprefix("(?i)") + r")[\w'\"\]]*)\s*"
-                                r"(?:\?\?|\|\|)\s*true\b|\b(?:get|fetch|getOrDefault|get_or|pop|getattr)\s*\(\s*[^,()]*?(?P<key2>"
-                                + _OFF_WHEN_TRUE_RE.pattern.removeprefix("(?i)") + r")[^,()]*,\s*(?:true|True)\s*\)", re.I)
+# Read after each switch's name (no pattern that backtracks over a long line's words before it).
+_OR_TRUE_AFTER_RE = re.compile(r"[\w'\"\]]*\s*(?:\?\?|\|\|)\s*true\b", re.I)
+_ARG_TRUE_AFTER_RE = re.compile(r"[\w'\"]*\s*,\s*(?:true|True)\s*\)")
+_GETTER_BEFORE_RE = re.compile(r"\b(?:get|fetch|getOrDefault|get_or|pop|getattr)\s*\(\s*[^,()]*$")
 
 
 def unsafe_default_new(added: Sequence[str]) -> str | None:
     for line in added[:_PAIRED * 4]:
-        if len(line) <= _LONG and (m := _NEW_DEFAULT_ON_RE.search(line)) and not _COMMENT_RE.match(line):
-            name = re.search(r"\w*(?:" + _OFF_WHEN_TRUE_RE.pattern.removeprefix("(?i)") + r")\w*", m.group(0), re.I)
-            return f"defaults a protection's switch to off ({name.group() if name else 'it'} defaults to true): {cut_quote(line.strip())}"
+        if len(line) > _LONG or _COMMENT_RE.match(line) or "rue" not in line:
+            continue
+        for m in _OFF_WHEN_TRUE_RE.finditer(line):
+            after = line[m.end():]
+            if _OR_TRUE_AFTER_RE.match(after) or (_ARG_TRUE_AFTER_RE.match(after) and _GETTER_BEFORE_RE.search(line[:m.start()])):
+                name = re.search(r"\w*$", line[:m.start()]).group() + m.group() + re.match(r"\w*", after).group()  # type: ignore[union-attr]
+                return f"defaults a protection's switch to off ({name} defaults to true): {cut_quote(line.strip())}"
     return None
 
 

@@ -260,14 +260,14 @@ def keychain_opened(added: Sequence[str]) -> str | None:
 # ----- a constant-time compare's accumulator overwritten
 # ``$result |= ord($a[$i]) ^ ord($b[$i]);`` → ``$result = …`` (blind 138's NelmioSecurityBundle signer): the loop still
 # runs over every byte, but only the last byte's difference is left to decide.
-_XOR_ACC_RE = re.compile(r"^\s*(?P<acc>[\w$.\->\[\]]+)\s*(?P<op>\|=|\+=|=)\s*(?P<rest>[^;=]*\^[^;=]*);?\s*$")
+_XOR_ACC_RE = re.compile(r"^\s*(?P<acc>[\w$.\->\[\]]+)\s*(?P<op>\|=|\+=|=)\s*(?P<rest>[^;=]*);?\s*$")  # its ``^`` looked for after
 
 
 def accumulator_overwritten(added: Sequence[str], removed: Sequence[str]) -> str | None:
     olds = {(m.group("acc"), unspaced(m.group("rest"))): (line, m.group("op")) for line in removed[:_NEW]
-            if len(line) <= _LONG and (m := _XOR_ACC_RE.match(line)) and m.group("op") != "="}
+            if len(line) <= _LONG and "^" in line and (m := _XOR_ACC_RE.match(line)) and m.group("op") != "=" and "^" in m.group("rest")}
     for line in added[:_NEW] if olds else ():
-        if len(line) <= _LONG and (m := _XOR_ACC_RE.match(line)) and m.group("op") == "=" \
+        if len(line) <= _LONG and "^" in line and (m := _XOR_ACC_RE.match(line)) and m.group("op") == "=" \
                 and (old := olds.get((m.group("acc"), unspaced(m.group("rest"))))):
             return (f"breaks a constant-time compare (the differences' accumulator overwritten, {old[1]} → =: only the last "
                     f"byte decides): {paired_quote(old[0], line)}")

@@ -273,16 +273,17 @@ def version_moved_down(added: Sequence[str], removed: Sequence[str]) -> str | No
 
 # A Python requirement that stood without an upper bound given one (blind 138's setuptools_scm: ``"setuptools",`` →
 # ``"setuptools<65",``): only the releases before it install, fixes after it included.
-_REQUIREMENT = re.compile(r"""^\s*["']?(?P<name>[A-Za-z0-9][\w.\-]*)(?:\[[^\]]*\])?\s*(?P<spec>[^"';#]*)["']?\s*,?\s*(?:#.*)?$""")
+# The version part starts at an operator (or nothing follows the name): no backtracking between the two on a long line.
+_REQUIREMENT = re.compile(r"""^\s*["']?(?P<name>[A-Za-z0-9][\w.\-]*)(?:\[[^\]]*\])?\s*(?P<spec>(?:[<>=!~][^"';#]*)?)["']?\s*,?\s*(?:#.*)?$""")
 _CAP = re.compile(r"<=?\s*(?P<v>\d[\w.]*)")  # not ``==``: pinning every requirement is an application's own practice
 
 
 def capped(added: Sequence[str], removed: Sequence[str]) -> str | None:
     """"caps a dependency below a release …" for a requirement that named no version, the same line given an upper bound
     (a range given its upper end, ``>=3.6, <=5``, is a tuning as often; a file rewritten is read by its lines, not this)."""
-    before = {"".join(line.split()) for line in removed[:400] if (m := _REQUIREMENT.match(line)) and not m.group("spec").strip()}
-    for line in _new(added, removed) if before else ():
-        m = _REQUIREMENT.match(line)
+    before = {"".join(line.split()) for line in removed[:400] if len(line) <= 200 and (m := _REQUIREMENT.match(line)) and not m.group("spec").strip()}
+    for line in _new(added, removed)[:400] if before else ():
+        m = _REQUIREMENT.match(line) if len(line) <= 200 else None
         cap = _CAP.search(m.group("spec")) if m is not None else None
         if cap is not None and "".join((line[:m.start("spec") + cap.start()] + line[m.start("spec") + cap.end():]).split()) in before:
             return f"caps a dependency below {cap.group('v')} (only older releases install, later fixes left out): {window(line.strip(), m.start('name'), m.end(), _QUOTE)}"

@@ -346,9 +346,8 @@ _LENIENT_RE = re.compile(r"(?i)\b\w*set_?lenient\w*\s*\([^()]*,\s*(?:1|true)\s*\
 
 
 def _lenient_on(added: Sequence[str], removed: Sequence[str]) -> str | None:
-    had = {squeezed(line) for line in removed}
-    for line in added[:_MOST_COMPARED]:
-        if (m := _LENIENT_RE.search(line)) and squeezed(line) not in had and not line.lstrip().startswith(("//", "#", "/*", "*")):
+    for line in _fresh(added[:_MOST_COMPARED], removed):
+        if len(line) <= 400 and (m := _LENIENT_RE.search(line)) and not line.lstrip().startswith(("//", "#", "/*", "*")):
             return f"makes a parser lenient (it accepts what a peer reads otherwise: request smuggling): {m.group(0)[:80]}"
     return None
 
@@ -356,15 +355,14 @@ def _lenient_on(added: Sequence[str], removed: Sequence[str]) -> str | None:
 # ----- a legacy algorithm put back into what a connection accepts
 # A list's entry alone (``key::SSH_RSA,``: blind 138's russh, SHA-1 signatures accepted for host keys again; ``"ssh-dss",``,
 # ``"3des-cbc",``, ``"hmac-md5",``, ``"diffie-hellman-group1-sha1",``, ``tls.TLS_RSA_WITH_RC4_128_SHA,``).
-_LEGACY_ALG_RE = re.compile(r"(?i)^\s*(?:[\w:.]*(?:::|\.))?(?P<alg>SSH_RSA|SSH_DSS|ssh-rsa|ssh-dss|3des-cbc|arcfour\w*|blowfish-cbc|"
+_LEGACY_ALG_RE = re.compile(r"(?i)^\s*[\"']?(?:[\w:.]*(?:::|\.))?(?P<alg>SSH_RSA|SSH_DSS|ssh-rsa|ssh-dss|3des-cbc|arcfour\w*|blowfish-cbc|"
                             r"hmac-md5\w*|hmac-sha1(?:-96)?|diffie-hellman-group1-sha1|diffie-hellman-group-exchange-sha1|"
                             r"TLS_\w*(?:RC4|_DES_|3DES|EXPORT|NULL|anon)\w*)[\"']?\s*,?\s*$")
 
 
 def _legacy_algorithm_added(added: Sequence[str], removed: Sequence[str]) -> str | None:
-    had = {squeezed(line) for line in removed[:_MOST_COMPARED]}
-    for line in added[:_MOST_COMPARED]:
-        if (m := _LEGACY_ALG_RE.match(line.replace('"', "", 1) if line.lstrip().startswith('"') else line)) and squeezed(line) not in had:
+    for line in _fresh(added[:_MOST_COMPARED], removed):
+        if m := _LEGACY_ALG_RE.match(line):
             return f"puts a legacy algorithm back among those accepted ({m.group('alg')}: broken or weak): {line.strip()[:80]}"
     return None
 
