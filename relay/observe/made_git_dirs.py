@@ -175,7 +175,9 @@ def _deep_look(before: Snapshot, look: _Deep, listing, tops) -> DeepLook:  # noq
     note = None
     if listing.modules_cut is not None:
         repo, top = tops[listing.modules_cut]
-        note = (f"more than {ignored_walk.MODULES_LISTED_MAX:,} modules of installed packages in folders git ignores "
+        # The bound is shared with the files of the code beside tracked code the listing stats (ignored_walk, round 91).
+        note = (f"more than {ignored_walk.MODULES_LISTED_MAX:,} modules of installed packages (or files of code beside "
+                "tracked code) in folders git ignores "
                 f"(from {repo.out(top + '/')} on): past them, one rewritten in place in a folder the run did not "
                 "otherwise change is not named")
     return DeepLook(list(dict.fromkeys(look.found)), look.plants, note)
