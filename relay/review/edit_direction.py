@@ -142,7 +142,7 @@ _SECRET_DEFAULT_RES = (
     # Java's Optional.ofNullable(System.getenv("NAME")).orElse("lit"), Rust's env::var("NAME").unwrap_or("lit"…)
     re.compile(r"(?:getenv|env::var|var)\s*\(\s*" + _NAME + r"\s*\)\)?\s*\.\s*(?:orElse|unwrap_or(?:_else)?|or_else|getOrElse)\s*\(\s*"
                r"(?:\|_?\w*\|\s*)?(?:String::from\(\s*)?" + _LIT))
-_GO_READ_RE = re.compile(r"(?P<var>\w+)\s*:?=\s*os\.Getenv\s*\(\s*" + _NAME + r"\s*\)")
+_GO_READ_RE = re.compile(r"\b(?P<var>\w+)\s*:?=\s*os\.Getenv\s*\(\s*" + _NAME + r"\s*\)")
 _GO_EMPTY_RE = re.compile(r"^\s*if\s+(?P<var>\w+)\s*==\s*\"\"\s*\{\s*$")
 _GO_SET_RE = re.compile(r"^\s*(?P<var>\w+)\s*=\s*" + _LIT + r"\s*$")
 
@@ -306,7 +306,7 @@ def _credential_logged(added: Sequence[str], removed: Sequence[str]) -> str | No
 
 
 # ----- a checking call swapped for its unchecked twin
-_CALLED_RE = re.compile(r"([A-Za-z_]\w*)\s*(?:::<[^>]*>)?\s*[(!]")
+_CALLED_RE = re.compile(r"(?<!\w)([A-Za-z_]\w*)\s*(?:::<[^>]*>)?\s*[(!]")  # from a name's start: no retry inside a long word
 
 
 def _unchecked_names(name: str) -> set[str]:
