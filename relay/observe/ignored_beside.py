@@ -55,10 +55,19 @@ def _kind(path: str) -> tuple[str, str]:
     return folder, posixpath.splitext(name)[1].lower()
 
 
+# One run asks up to four times (the listing beside it, the look's new ignored files, its top level, the deep look) of
+# one HEAD: its answer kept for the few runs in flight (read only by the callers), keyed by where and which commit.
+_KINDS: dict[tuple[str, str, str], dict[str, set[str]]] = {}
+_KINDS_KEPT = 8
+
+
 def tracked_kinds(snapshot_dir: str, repo: Repo) -> dict[str, set[str]]:
     """Folder -> the extensions of the files the repository tracks there: its HEAD's tree (no HEAD, or no answer: none,
     the look stands as it was). Not the before index: the snapshot watched the ignored files there too, so a build's
     ``foo.o`` present before the run would make the next ``bar.o`` a file of the folder's kind."""
+    key = (snapshot_dir, repo.root, repo.head or "")
+    if (known := _KINDS.get(key)) is not None:
+        return known
     kinds: dict[str, set[str]] = {}
     if repo.head:
         with contextlib.suppress(GitError, OSError):
@@ -67,6 +76,9 @@ def tracked_kinds(snapshot_dir: str, repo: Repo) -> dict[str, set[str]]:
                 if raw and not _TOOL_CONFIG.search(name := os.fsdecode(raw)):
                     folder, ext = _kind(name)
                     kinds.setdefault(folder, set()).add(ext)
+            if len(_KINDS) >= _KINDS_KEPT:
+                _KINDS.clear()
+            _KINDS[key] = kinds  # only a full answer is kept: one git could not give is asked again
     return kinds
 
 
