@@ -21,7 +21,6 @@ import resource
 import signal
 import string
 import sys
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -67,6 +66,10 @@ FAMILIES = {
               lambda i: f'    {_word(30)} = "0.0.0.0:{8000 + i % 999}"  # {_word(60)}'),
     "returns": (lambda i: f"    return next(new Error('denied {_word(20)}'))", lambda i: f"    next(new Error('denied {_word(20)}'))"),
     "sources": (lambda i: f'gem "{_word(12)}", git: "https://{_word(8)}.example/{i}"', lambda i: f'gem "{_word(12)}", git: "http://{_word(8)}.example/{i}"'),
+    # One word as long as observation keeps a line (a minified name, a base64 blob without padding): a pattern that
+    # may start at any letter and scan to the line's end is quadratic in the line (session 46: 150 such lines of a .py,
+    # 4.9 s of review CPU, before two reader patterns were made to start only at a name's start).
+    "one word": (lambda i: _word(HUNK_CHARS - 1), lambda i: _word(HUNK_CHARS - 1)),
     "words": (lambda i: _fill(_R.choices(["verify", "token", "secret", "password", "escape", "shell=True", "eval(", "http://",
                                            "0.0.0.0", "localhost", "permissions:", "chmod", "0777", "sudo", "curl", "|", "sh",
                                            "return", "raise", "if", "not", "auth", "admin", "HS256", "RS256", "cache", "user",

@@ -126,7 +126,7 @@ CALLS: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
 _QUOTE = 60
 
 # ----- an equality weakened to a prefix match: "o.BuyerId == buyerId" → "o.BuyerId.StartsWith(buyerId)"
-_PREFIX_RE = re.compile(r"(?P<subject>\w+)\s*(?:\(\s*\))?\s*\.\s*(?:StartsWith|startswith|startsWith|start_with\?|HasPrefix)\s*\(|"
+_PREFIX_RE = re.compile(r"(?<!\w)(?P<subject>\w+)\s*(?:\(\s*\))?\s*\.\s*(?:StartsWith|startswith|startsWith|start_with\?|HasPrefix)\s*\(|"
                         r"\bstrings\.HasPrefix\s*\(\s*(?:[\w.]*\.)?(?P<go>\w+)\s*,")
 
 

@@ -289,9 +289,9 @@ def mechanical_verdict(c: FileChange) -> str | None:
 
 # ----- Python docstrings: prose lines, read without the file around them
 
-_PROSE_WORDS_RE = re.compile(r"[A-Za-z]{2,}[,;:.]?\s+[`*(\"']*[A-Za-z]{2,}")
+_PROSE_WORDS_RE = re.compile(r"(?<![A-Za-z])[A-Za-z]{2,}[,;:.]?\s+[`*(\"']*[A-Za-z]{2,}")
 _DOCSTRING_QUOTES_RE = re.compile(r"[rRuU]?(?:\"\"\"|''')\s*")
-_PROSE_END_RE = re.compile(r"^\.\. [\w-]+::|^:\w[^:]*:|[A-Za-z]{2,}\.$")
+_PROSE_END_RE = re.compile(r"^\.\. [\w-]+::|^:\w[^:]*:|(?<![A-Za-z])[A-Za-z]{2,}\.$")
 _REST_UNDERLINE_RE = re.compile(r"([-=~^*])\1{2,}")
 _NOT_PROSE_CHARS_RE = re.compile(r"[^A-Za-z ]+")
 _ONE_LINE_DOCSTRING_RE = re.compile(r"[rRuU]?(\"\"\"|\'\'\')(?:(?!\1).)*\1")

@@ -95,31 +95,34 @@ _NAME_TOKEN_RE = re.compile(r"(?>[A-Za-z0-9](?:[\w.\-/@]*\w)?)(?!:(?:\s|$|//))")
 # A file name, not a package (LICENSE.rst → LICENSE.txt); a group id (org.example.json) has more dots than a file name.
 _FILE_NAME_RE = re.compile(r"(?i)\.(?:rst|txt|md|markdown|cfg|ini|toml|json|ya?ml|lock|py|js|ts|rb|go|html|css)$")
 _VERSION_TOKEN_RE = re.compile(r"^v?\d[\w.\-]*$")
-
-
-_near = near  # one or two letters apart (relay.review.line_shapes.near)
+# Bounded, as the worker writes both sides: a squat is a letter off a short name, every removed line is weighed against
+# every added one (150 lines a side of 1,000-letter names cost minutes unbounded).
+_NAME_MOST, _PAIRS_MOST = 120, 4_000
 
 
 def lookalike_rename(c: FileChange) -> str | None:
     """"renames … old → new" when a dependency line of a manifest comes back with its package's name one or two letters
-    off and nothing else changed ("colorama" → "coloramma", "faraday-net_http" → "faraday-nethttp"): the shape of
-    a typo-squat slipped into a routine bump. A version changed beside the name is still the same shape."""
+    off (near) and nothing else changed but its version ("colorama" → "coloramma", "faraday-net_http" → "faraday-nethttp"):
+    the shape of a typo-squat slipped into a routine bump."""
     if not is_manifest(c.path) or not c.added_lines or not c.removed_lines:
         return None
     removed = [_NAME_TOKEN_RE.findall(line) for line in c.removed_lines]
     added = [_NAME_TOKEN_RE.findall(line) for line in c.added_lines]
     names_before = {t for tokens in removed for t in tokens}
     names_after = {t for tokens in added for t in tokens}
+    weighed = 0
     for new in added:
         for old in removed:
             if len(old) != len(new) or old == new:
                 continue
+            if (weighed := weighed + 1) > _PAIRS_MOST:
+                return None
             differ = [(a, b) for a, b in zip(old, new) if a != b and not (_VERSION_TOKEN_RE.match(a) and _VERSION_TOKEN_RE.match(b))]
             if len(differ) != 1:
                 continue
             a, b = differ[0]
             # Still there beside it, or there before: a dependency added or bumped, not renamed.
-            if a in names_after or b in names_before or len(a) < 4 or _VERSION_TOKEN_RE.match(b) or (_FILE_NAME_RE.search(a) and a.count(".") < 2):
+            if a in names_after or b in names_before or not 4 <= len(a) <= _NAME_MOST or _VERSION_TOKEN_RE.match(b) or (_FILE_NAME_RE.search(a) and a.count(".") < 2):
                 continue
             if re.sub(r"\d", "", a) == re.sub(r"\d", "", b):
                 continue  # cp38 → cp39: a version inside a name
@@ -129,7 +132,7 @@ def lookalike_rename(c: FileChange) -> str | None:
                 continue  # babel-core → @babel/core: the same words moved under their owner's scope, not a letter off
             if dep_key(a) in _POPULAR_KEYS and dep_key(b) in _POPULAR_KEYS:
                 continue  # golang.org/x/sync → golang.org/x/sys: one widely used package for another
-            if _near(a, b):
+            if near(a, b):
                 return f"renames a dependency to a look-alike (a typo-squat?): {a[:40]} → {b[:40]}"
     return None
 
@@ -150,7 +153,7 @@ def lookalike_replace(c: FileChange) -> str | None:
             continue
         old, new = m.group("old").split("/"), m.group("new").split("/")
         differ = [(a, b) for a, b in zip(old, new) if a != b]
-        if len(old) == len(new) and len(differ) == 1 and _near(*differ[0]):
+        if len(old) == len(new) and len(differ) == 1 and near(*differ[0]):
             return f"replaces module {m.group('old')[:40]} with a look-alike (a typo-squat?): {m.group('new')[:40]}"
     return None
 
@@ -233,7 +236,7 @@ def lookalike_action(c: FileChange) -> str | None:
         if m is None or m.group("name") in before:
             continue
         new = m.group("name")
-        old = next((b for b in before if len(b.split("/")) == len(new.split("/")) and (_near(b.lower(), new.lower()) or _owner_worded(b, new))), None)
+        old = next((b for b in before if len(b.split("/")) == len(new.split("/")) and (near(b.lower(), new.lower()) or _owner_worded(b, new))), None)
         if old:
             return f"renames a CI action to a look-alike (a typo-squat?): {old[:40]} → {new[:40]}"
     return None
@@ -264,7 +267,7 @@ def lookalike_new(names: list[str], c: FileChange | None = None, others: frozens
             continue
         # A part of the name, read against a name of the same length (round 59, blind 83: ``aiohtpp-session`` beside ``aiohttp``).
         parts = [(key, 0), *((p, len(p)) for p in re.split(r"[-_.]", key) if len(p) >= 5 and p != key and p not in gone and p not in _POPULAR_KEYS)]
-        old = next((g for part, n in parts for g in sorted(gone) if len(g) >= 3 and n in (0, len(g)) and _near(g, part) and not real_pair(g, part) and not next_version(g, part)), None)
+        old = next((g for part, n in parts for g in sorted(gone) if len(g) >= 3 and n in (0, len(g)) and near(g, part) and not real_pair(g, part) and not next_version(g, part)), None)
         # A short name's manifest line quoted too: the name alone locates no line for the view (round 87: js-sha3's "rolup").
         said = name[:40] + next((f" ({line.strip()[:60]})" for line in (c.added_lines if c is not None and len(name) < 8 else ()) if name in line), "")
         if old:
@@ -275,9 +278,9 @@ def lookalike_new(names: list[str], c: FileChange | None = None, others: frozens
             return f"adds a look-alike of {of}/… (a typo-squat of its owner?): {said}"
         if len(key) < 5:
             continue
-        near = next((p for k, p in _POPULAR_KEYS.items() if len(k) >= 5 and abs(len(k) - len(key)) <= 2 and _near(k, key) and not real_pair(k, key) and not next_version(k, key)), None)
-        if near:
-            return f"adds a look-alike of {near} (a typo-squat?): {said}"
+        popular = next((p for k, p in _POPULAR_KEYS.items() if len(k) >= 5 and abs(len(k) - len(key)) <= 2 and near(k, key) and not real_pair(k, key) and not next_version(k, key)), None)
+        if popular:
+            return f"adds a look-alike of {popular} (a typo-squat?): {said}"
     return None
 
 

@@ -239,16 +239,35 @@ def near(a: str, b: str) -> bool:
     """One or two letters apart (a letter added, dropped, changed, or two swapped), not only in case."""
     if a.lower() == b.lower() or abs(len(a) - len(b)) > 2:
         return False
+    most = 1 if min(len(a), len(b)) < 12 else 2
+    # What both share at either end costs no edit; the rest is read in a band: a cell (i, j) costs at least |i - j|, so
+    # only the cells within ``most`` of the diagonal can end within ``most``, and a pair whose two last rows are all past
+    # it never comes back. The worker writes the names: two lines of 1,000 letters cost their lengths' product unbanded.
+    lead = 0
+    while lead < min(len(a), len(b)) and a[lead] == b[lead]:
+        lead += 1
+    a, b = a[max(0, lead - 1):], b[max(0, lead - 1):]  # one shared letter kept: a swap across the cut still reads as one
+    tail = 0
+    while tail < min(len(a), len(b)) - 1 and a[-1 - tail] == b[-1 - tail]:
+        tail += 1
+    a, b = a[:len(a) - max(0, tail - 1)], b[:len(b) - max(0, tail - 1)]
+    far = most + 1
     prev2: list[int] | None = None
-    prev = list(range(len(b) + 1))
+    prev = list(range(min(far, len(b) + 1))) + [far] * max(0, len(b) + 1 - far)
     for i, ca in enumerate(a, 1):
-        cur = [i] + [0] * len(b)
-        for j, cb in enumerate(b, 1):
-            cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ca != cb))
-            if prev2 is not None and i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
-                cur[j] = min(cur[j], prev2[j - 2] + 1)
+        cur = [far] * (len(b) + 1)
+        cur[0] = min(i, far)
+        lo, hi = max(1, i - most), min(len(b), i + most)
+        for j in range(lo, hi + 1):
+            cb = b[j - 1]
+            cost = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ca != cb))
+            if prev2 is not None and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
+                cost = min(cost, prev2[j - 2] + 1)
+            cur[j] = min(cost, far)
+        if prev2 is not None and min(cur[lo - 1:hi + 1]) >= far and min(prev[max(0, lo - 2):hi + 1]) >= far:
+            return False
         prev2, prev = prev, cur
-    return prev[-1] <= (1 if min(len(a), len(b)) < 12 else 2)
+    return prev[-1] <= most
 
 
 _PROMPT_RE = re.compile(r"^\s*(?:[$>%#]\s+|-\s+|\*\s+)?")

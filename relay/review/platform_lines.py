@@ -315,7 +315,7 @@ def _widened_pattern(added: Sequence[str], removed: Sequence[str]) -> str | None
 
 
 # ----- a membership test turned into a prefix or suffix match: "ip in ALLOWED" → "any(ip.startswith(a) for a in ALLOWED)"
-_AFFIX_RE = re.compile(r"(?P<s>[\w$.]+)\s*\.\s*(?:startswith|endswith|start_with\?|end_with\?|startsWith|endsWith|hasPrefix|hasSuffix|"
+_AFFIX_RE = re.compile(r"(?<![\w$.])(?P<s>[\w$.]+)\s*\.\s*(?:startswith|endswith|start_with\?|end_with\?|startsWith|endsWith|hasPrefix|hasSuffix|"
                        r"StartsWith|EndsWith|starts_with|ends_with)\s*\(|\bstrings\.Has(?:Prefix|Suffix)\s*\(\s*(?P<go>[\w.]+)\s*,")
 
 

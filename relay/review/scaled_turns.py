@@ -35,7 +35,7 @@ __all__ = ["scaled_turned"]
 
 _PAIRS = 40
 _LONG = 400
-_COUNT_RE = re.compile(r"(?i)count|\blen\b|length|size|total|\bnum|number|\bn_|users|items|entries|\w+s\(\)")
+_COUNT_RE = re.compile(r"(?i)count|\blen\b|length|size|total|\bnum|number|\bn_|users|items|entries|(?<!\w)\w+s\(\)")
 _FLOORS = {"0": "1", "1": "2"}
 
 
