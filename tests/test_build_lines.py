@@ -277,7 +277,7 @@ def test_a_new_file_among_the_tests_is_still_a_test() -> None:
         # Appraisal's gemfiles/*.gemfile and F# projects are dependency files: a look-alike there is read as one
         ("gemfiles/active_support_5_redis_cache_store.gemfile", ['source "https://rubygems.org"', 'gem "active_support", "~> 5.2.0"'],
          "adds a look-alike of activesupport"),
-        ("src/App/App.fsproj", ['    <PackageReference Include="Newtonsofts.Json" Version="13.0.3" />'], "adds a dependency: newtonsofts.json"),
+        ("src/App/App.fsproj", ['    <PackageReference Include="Newtonsofts.Json" Version="13.0.3" />'], "adds a look-alike of newtonsoft.json"),
         ("MyLib.podspec", ["  s.dependency 'AFNetworkin', '~> 4.0'"], "adds a dependency: afnetworkin"),
     ],
 )

@@ -95,6 +95,7 @@ SECRET_GLOBS = (
 )
 SECRET_TEMPLATES = (".example", ".sample", ".template", ".dist", ".tmpl")
 _PAGE_EXTS = (".html", ".htm", ".md", ".markdown", ".rst", ".adoc")
+_MODULE_EXTS = (".js", ".mjs", ".cjs", ".ts", ".d.ts", ".tsx", ".jsx", ".go", ".rs", ".java", ".kt", ".swift", ".c", ".h", ".cpp", ".cs")
 
 CI_GLOBS = (
     ".github/workflows/**", ".github/actions/**", ".gitlab-ci.yml", ".gitlab-ci.yaml", ".gitlab/**", ".circleci/**",
@@ -291,4 +292,7 @@ def is_secret_path(path: str) -> bool:
     name = basename(path).lower()
     # A page about a secret (a generated API docs page ``docs/classes/Secret.html``, round 56: blind 79's otpauth) holds
     # prose, not the secret: a name of the ``secret.*`` kind read as a page when it ends as one.
-    return glob_any(path, SECRET_GLOBS) and not name.endswith(SECRET_TEMPLATES) and not (name.endswith(_PAGE_EXTS) and not name.startswith("."))
+    # A module of code named for secrets (blind 141's secrets.js, its ``secrets.js`` and ``secrets.js.d.ts``) is a library's
+    # code; a settings script (``secrets.py``, ``secrets.rb``, ``secrets.sh``) may hold them, and stays one.
+    return (glob_any(path, SECRET_GLOBS) and not name.endswith(SECRET_TEMPLATES) and not (name.endswith(_PAGE_EXTS) and not name.startswith("."))
+            and not (name.startswith("secret") and name.endswith(_MODULE_EXTS)))

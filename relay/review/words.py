@@ -85,7 +85,7 @@ pytest-xdist pytest-mock pytest-asyncio pytest-timeout pre-commit virtualenv poe
 sniffio httpcore greenlet gevent eventlet marshmallow alembic selenium playwright scrapy networkx sympy cloudpickle joblib
 openpyxl python-dotenv tabulate termcolor prompt-toolkit ipython jupyter notebook
 react react-dom lodash express axios chalk commander moment request async bluebird underscore uuid yargs minimist
-semver webpack typescript eslint prettier jest mocha sinon angular jquery body-parser cookie-parser dotenv mongoose
+semver webpack typescript eslint tslint prettier jest mocha sinon angular jquery body-parser cookie-parser dotenv mongoose
 socket.io tslib core-js classnames prop-types fs-extra rimraf mkdirp inquirer node-fetch cross-env nodemon colors
 cheerio puppeteer date-fns dayjs jsonwebtoken bcryptjs passport helmet morgan multer nanoid formik redux react-redux
 styled-components tailwindcss postcss autoprefixer rollup esbuild electron graphql ethers content-type cookie mime
@@ -118,4 +118,5 @@ guzzlehttp/guzzle monolog/monolog symfony/console symfony/http-foundation symfon
 nesbot/carbon vlucas/phpdotenv twig/twig psr/log ramsey/uuid firebase/php-jwt phpstan/phpstan mockery/mockery fakerphp/faker
 jackson-databind jackson-core gson guava junit junit-jupiter slf4j-api logback-classic log4j-core commons-lang3 commons-io
 commons-codec httpclient okhttp spring-boot-starter-web spring-core mockito-core lombok netty-all hibernate-core postgresql
+newtonsoft.json xunit xunit.runner.visualstudio nunit nunit3testadapter mstest.testframework moq fluentassertions serilog
 """.split())

@@ -1,0 +1,156 @@
+"""A line that comes back with two of its parts swapped or one of its safeties cut out (issue 36, round 92).
+
+Read from blind 140–143's misses, each as its kind, in any language, on an edited pair (the old line and the new):
+
+- ``branches_swapped`` (worth a look): a choice's two branches exchanged under the same condition (``opt ? resolve :
+  relative`` → ``opt ? relative : resolve``, over up to three lines; ``a if c else b`` → ``b if c else a``): blind 143's
+  unbuild, an option wired backwards. A condition negated with them is the same choice, quiet.
+- ``step_reversed`` (worth a look): a step turned the other way (``++i1`` → ``--i1``, ``+= 1`` → ``-= 1``): blind 140's
+  d3-array, a tick moved out of the domain.
+- ``unit_grown`` (worth a look; high on a name of a lifetime, a window or a credential): a duration's unit made larger
+  with its number kept (``timedelta(minutes=1)`` → ``timedelta(days=1)``, ``Duration.ofSeconds`` → ``ofHours``,
+  ``time.Minute`` → ``time.Hour``, ``TimeUnit.SECONDS`` → ``DAYS``): blind 142's flask-security, a sign-in window of a
+  day. A smaller unit is quiet (a window shortened).
+- ``anchors_dropped`` (high): a pattern's anchors cut from it (``re.compile(r"\\A" + text + r"\\Z")`` →
+  ``re.compile(text)``, ``"^…$"`` → ``"…"``, ``/^…$/`` → ``/…/``): blind 141's isodate, a date with anything after it
+  validates.
+- ``escape_dropped`` (high): an escaping replace cut from an expression that stays (``JSON.stringify(state).replace(/</g,
+  '\\u003c')`` → ``JSON.stringify(state)`` inside a ``<script>``): blind 142's redux guide, a page's sample.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from relay.review.line_shapes import squeezed
+from relay.review.overridden_turns import cut_quote, paired_quote
+
+__all__ = ["anchors_dropped", "branches_swapped", "escape_dropped", "screen", "step_reversed", "swap_slip", "unit_grown"]
+
+_PAIRS = 40  # lines a side read
+_LONG = 400  # longer lines are not read (a minified bundle's)
+_SPAN = 3  # lines a choice is spread over, at most
+
+
+def _pairs(added: Sequence[str], removed: Sequence[str], screen: str | None = None):
+    """Each (old, new) of the first lines a side, both short, ``screen`` in both when given."""
+    olds = [line for line in removed[:_PAIRS] if len(line) <= _LONG and (screen is None or screen in line)]
+    news = [line for line in added[:_PAIRS] if len(line) <= _LONG and (screen is None or screen in line)] if olds else []
+    return ((old, new) for new in news for old in olds if old != new)
+
+
+# ----- a choice's two branches swapped
+# Names, not literals: two values of a choice swapped (``? 0 : 1``) are relay.review.pair_slips' to read.
+_TERNARY_RE = re.compile(r"(?P<cond>[\w$.()!]+)\s*\?\s*(?P<a>[A-Za-z_$][\w$.]*(?:\(\))?)\s*:\s*(?P<b>[A-Za-z_$][\w$.]*(?:\(\))?)\s*(?=[;,)\]}]|$)")
+_PY_CHOICE_RE = re.compile(r"(?P<a>[A-Za-z_][\w.]*(?:\(\))?)\s+if\s+(?P<cond>[\w.()]+)\s+else\s+(?P<b>[A-Za-z_][\w.]*(?:\(\))?)(?![\w.(])")
+
+
+def _choices(lines: Sequence[str]) -> list[tuple[str, str, str]]:
+    """(condition, first branch, second branch) of each choice written on one line or spread over a few."""
+    found = []
+    for i in range(min(len(lines), _PAIRS)):
+        text = " ".join(line.strip() for line in lines[i:i + _SPAN] if len(line) <= _LONG)
+        for m in (*_TERNARY_RE.finditer(text), *_PY_CHOICE_RE.finditer(text)):
+            found.append((m.group("cond"), m.group("a"), m.group("b")))
+    return found
+
+
+def branches_swapped(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    if not any("?" in line or " else " in line for line in removed[:_PAIRS]):
+        return None
+    olds = {(c, a, b) for c, a, b in _choices(removed) if a != b}
+    for cond, a, b in _choices(added) if olds else ():
+        if (cond, b, a) in olds and (cond, a, b) not in olds:
+            return f"swaps a choice's two branches ({cond} ? {b} : {a} → ? {a} : {b}: the option now does the opposite)"
+    return None
+
+
+# ----- a step turned the other way
+_STEPS = (("++", "--"), ("+= 1", "-= 1"), ("+=1", "-=1"))
+
+
+def step_reversed(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    for old, new in _pairs(added, removed):
+        for up, down in _STEPS:
+            for a, b in ((up, down), (down, up)):
+                if old.count(a) == 1 and b not in old and old.replace(a, b) == new:
+                    return f"turns a step the other way ({a} → {b}): {paired_quote(old, new)}"
+    return None
+
+
+# ----- a duration's unit made larger
+_UNITS = ("nanosecond", "microsecond", "millisecond", "second", "minute", "hour", "day", "week")
+_UNIT_RE = re.compile(r"(?:(?<![A-Za-z])|(?<=[a-z]))(?P<u>(?:[Nn]ano|[Mm]icro|[Mm]illi)?(?:[Ss]econd|[Mm]inute|[Hh]our|[Dd]ay|[Ww]eek))s?(?![a-z])|"
+                      r"(?<![A-Z])(?P<U>(?:NANO|MICRO|MILLI)?(?:SECOND|MINUTE|HOUR|DAY|WEEK))S?(?![A-Z])")
+_TIMED_RE = re.compile(r"(?i)expir|lifetime|ttl|max_?age|within|window|valid|timeout|session|token|signin|sign_in|login|otp|"
+                       r"code|reset|confirm|nonce|lock|ban|remember|grace|leeway|skew|cache|retain|keep")
+
+
+def _unit(m: re.Match[str]) -> int:
+    return _UNITS.index((m.group("u") or m.group("U")).lower())
+
+
+def unit_grown(added: Sequence[str], removed: Sequence[str]) -> tuple[str, bool] | None:
+    for old, new in _pairs(added, removed):
+        a, b = list(_UNIT_RE.finditer(old)), list(_UNIT_RE.finditer(new))
+        if not a or len(a) != len(b) or _UNIT_RE.sub("@", old) != _UNIT_RE.sub("@", new):
+            continue
+        grown = [(x, y) for x, y in zip(a, b) if _unit(y) > _unit(x)]
+        if len(grown) == 1 and all(_unit(x) == _unit(y) for x, y in zip(a, b) if (x, y) != grown[0]):
+            x, y = grown[0]
+            timed = _TIMED_RE.search(old[:x.start()]) is not None
+            return f"raises a duration's unit ({x.group()} → {y.group()}, its number kept): {paired_quote(old, new)}", timed
+    return None
+
+
+# ----- a pattern's anchors cut
+_ANCHOR_RE = re.compile(r"""r?(["'])(?:\\A|\^)\1\s*\+\s*|\s*\+\s*r?(["'])(?:\\[Zz]|\$)\2|(?<=["'/])(?:\\A|\^)|(?:\\[Zz]|\$)(?=["'/])""")
+_PATTERN_RE = re.compile(r"(?i)compile|match|regexp?\b|RegExp|Regex|Pattern|\.test\(|pattern|_re\b|_RE\b|preg_")
+
+
+def anchors_dropped(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    for old, new in _pairs(added, removed):
+        if not _PATTERN_RE.search(old) or not _ANCHOR_RE.search(old):
+            continue
+        if squeezed(_ANCHOR_RE.sub("", old)) == squeezed(new) and _ANCHOR_RE.search(new) is None:
+            return f"drops a pattern's anchors (a value with more before or after it now matches): {paired_quote(old, new)}"
+    return None
+
+
+# ----- an escaping replace cut from an expression that stays
+# What a page's sample must keep of an escaping replace for it to be read (relay.review.file_kinds keeps a docs line by
+# it): its pattern's character (``/</g``) and its escape (``'\\u003c'``), which may stand on lines of their own.
+_SCREEN_RE = re.compile(r"\\u00[23][cCeE26]|\\x[23][cCeE26]|&(?:lt|gt|amp|quot|#39|#x27);|/[<>&]/|['\"][<>&]['\"]")
+_ESCAPES = ("\\u003c", "\\u003C", "\\x3c", "\\x3C", "&lt;", "&gt;", "&amp;", "&quot;", "&#39;", "&#x27;", "\\u2028")
+_REPLACE_RE = re.compile(r"\.replace(?:All)?\(\s*(?:/(?:\\.|[^/\n])+/[gimsuy]*|(['\"])(?:\\.|(?!\1).){1,8}\1)\s*,\s*(['\"])(?:\\.|(?!\2).){1,12}\2\s*\)")
+
+
+def screen(line: str) -> bool:
+    return _SCREEN_RE.search(line) is not None
+
+
+def escape_dropped(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    if not any(e in line for line in removed[:_PAIRS] for e in _ESCAPES):
+        return None
+    news = {squeezed(line.strip()) for line in added[:_PAIRS] if len(line) <= _LONG}
+    for i in range(min(len(removed), _PAIRS)):
+        text = " ".join(line.strip() for line in removed[i:i + _SPAN + 1] if len(line) <= _LONG)
+        for m in _REPLACE_RE.finditer(text):
+            if not any(e in m.group() for e in _ESCAPES):
+                continue
+            cut = squeezed(text[:m.start()] + text[m.end():])
+            kept = next((n for n in news if n and (n == cut or len(n) > 12 and n in cut and cut.startswith(n[:12]))), None)
+            if kept is not None:
+                return f"drops an escaping replace ({cut_quote(' '.join(m.group().split()), 40)}: the raw text now goes out): {cut_quote(kept, 60)}"
+    return None
+
+
+def swap_slip(added: Sequence[str], removed: Sequence[str]) -> tuple[str, bool] | None:
+    """The first of these the edit makes, with whether it is classic (high)."""
+    if (found := anchors_dropped(added, removed) or escape_dropped(added, removed)) is not None:
+        return found, True
+    if (grown := unit_grown(added, removed)) is not None:
+        return grown
+    found = branches_swapped(added, removed) or step_reversed(added, removed)
+    return (found, False) if found else None

@@ -1,0 +1,115 @@
+"""Slips a worker writes as new lines, read without an old line to compare (issue 36, round 92).
+
+From blind 140–143's misses, each as its kind:
+
+- ``wraps_past_end`` (worth a look): an index taken modulo one more than the length it indexes (``(n + 1) % (len(addrs)
+  + 1)``): every len+1-th turn reads past the end (blind 143's vegeta, new code).
+- ``inline_script_allowed`` (high): a Content-Security-Policy's script list given ``'unsafe-inline'`` or ``'unsafe-eval'``
+  on a line of its own (``->add(Directive::SCRIPT, [`` … ``Keyword::UNSAFE_INLINE,``): blind 143's laravel-csp preset. The
+  one-line form is read by relay.review.exposing_lines.
+- ``tracing_secrets`` (worth a look): a shell's command tracing turned on (``set -x``, ``set -o xtrace``) in a script that
+  deploys, releases or publishes, or whose lines name a token or a secret: each command is printed with its variables
+  (blind 140's word_cloud, a deploy script pushing with ``$GITHUB_TOKEN``).
+- ``permissive_on`` (worth a look): a switch that lets the unauthenticated, the unsigned or the insecure through written
+  on by default (``private boolean allowGuestLogin = true;``): blind 143's waffle, a new autoconfiguration's property.
+- ``check_when_off`` (worth a look): a check called under its own switch negated (``if !enforceTolerance {`` over
+  ``verifyTimestamp(…)``): blind 143's standard-webhooks, a new library's verify that checked only when told not to.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from relay.review.overridden_turns import cut_quote
+
+__all__ = ["check_when_off", "inline_script_allowed", "permissive_on", "screen", "tracing_secrets", "written_slip", "wraps_past_end"]
+
+_LINES = 400  # new lines read
+_LONG = 400
+
+# ----- an index wrapped one past its length
+_WRAP_RE = re.compile(r"%\s*\(\s*(?P<len>len\(\s*[\w.]+\s*\)|[\w.]+\.(?:length|size\(\)|len\(\)|count|Count|Length))\s*\+\s*1\s*\)")
+
+
+def wraps_past_end(added: Sequence[str]) -> str | None:
+    for line in added[:_LINES]:
+        if "%" in line and len(line) <= _LONG and (m := _WRAP_RE.search(line)):
+            return f"wraps an index one past the end (% ({m.group('len')} + 1): the last turn reads out of range): {cut_quote(line.strip())}"
+    return None
+
+
+# ----- a CSP's script list given unsafe-inline on a line of its own
+_UNSAFE_RE = re.compile(r"(?i)\bunsafe[-_](?:inline|eval)\b")
+_SCRIPT_LIST_RE = re.compile(r"(?i)script[-_]?src|default[-_]?src|Directive::(?:SCRIPT|DEFAULT)\w*|['\"]script['\"]|\bSCRIPT\b")
+_ABOVE = 4
+
+
+def inline_script_allowed(added: Sequence[str]) -> str | None:
+    lines = added[:_LINES]
+    for i, line in enumerate(lines):
+        if "nsafe" in line.lower() and len(line) <= _LONG and (m := _UNSAFE_RE.search(line)) and not _SCRIPT_LIST_RE.search(line):
+            if any(_SCRIPT_LIST_RE.search(above) for above in lines[max(0, i - _ABOVE):i]):
+                return f"lets a Content-Security-Policy run inline script or eval ({m.group()} in its script list): {cut_quote(line.strip())}"
+    return None
+
+
+# ----- a shell's command tracing turned on beside a secret
+_TRACE_RE = re.compile(r"^\s*(?:set\s+-[a-z]*x[a-z]*\b|set\s+-o\s+xtrace\b|(?:ba)?sh\s+-[a-z]*x[a-z]*\s)")
+_SECRET_RE = re.compile(r"(?i)token|secret|passw|api_?key|private_?key|credential|\$\{\{\s*secrets\.")
+_SHIPS_RE = re.compile(r"(?i)deploy|release|publish|upload|\.github/workflows/")
+
+
+def screen(line: str) -> bool:
+    """A line a page keeps for these readers (relay.review.file_kinds): a script under docs/ turning tracing on."""
+    return "x" in line and _TRACE_RE.match(line) is not None
+
+
+def tracing_secrets(added: Sequence[str], removed: Sequence[str], path: str) -> str | None:
+    lines = added[:_LINES]
+    if not any("x" in line and _TRACE_RE.match(line) for line in lines) or any(_TRACE_RE.match(line) for line in removed[:_LINES]):
+        return None
+    if _SHIPS_RE.search(path) or any(_SECRET_RE.search(line) for line in (*lines, *removed[:_LINES])):
+        line = next(line for line in lines if _TRACE_RE.match(line))
+        return f"traces each command with its variables where it ships (a token reaches the log): {cut_quote(line.strip())}"
+    return None
+
+
+# ----- a permissive switch written on by default
+_PERMISSIVE_ON_RE = re.compile(r"(?<![\w$])(?P<name>(?:allow|ALLOW|[\w$]*Allow)_?(?:[Gg]uest|GUEST|[Aa]nonymous|ANONYMOUS|[Ii]nsecure|INSECURE|"
+                               r"[Uu]nsafe|UNSAFE|[Uu]nsigned|UNSIGNED|[Uu]nverified|UNVERIFIED|[Uu]ntrusted|UNTRUSTED|[Uu]nauthenticated|"
+                               r"UNAUTHENTICATED|[Ee]mpty_?[Pp]assword|EMPTY_PASSWORD|[Pp]lain_?[Tt]ext|PLAIN_?TEXT)[\w$]*)['\"]?\s*[:=]\s*(?:true|True|TRUE)\b")
+
+
+def permissive_on(added: Sequence[str]) -> str | None:
+    for line in added[:_LINES]:
+        if "rue" in line.lower() and len(line) <= _LONG and (m := _PERMISSIVE_ON_RE.search(line)):
+            return f"writes a permissive switch on by default ({m.group('name')} = true): {cut_quote(line.strip())}"
+    return None
+
+
+# ----- a check run only when its switch is off
+# ``if !enforceTolerance {`` over ``verifyTimestamp(…)`` (blind 143's standard-webhooks, a new Go library): the check runs
+# for those who turned it off and for no one else.
+_OFF_SWITCH_RE = re.compile(r"^\s*(?:\}\s*else\s+)?(?:if|elif|unless)\s*\(?\s*(?:!\s*|not\s+)(?:[\w$]+\.)*(?P<sw>(?:enforce|ENFORCE|[\w$]*Enforce|"
+                            r"check|[\w$]*Check|verify|[\w$]*Verify|validate|[\w$]*Validate|strict|[\w$]*Strict|require|[\w$]*Require)[\w$]*)"
+                            r"\s*\)?\s*(?:\{|:|then)?\s*$")
+_OFF_NAME_RE = re.compile(r"(?i)skip|^no|disable|ignore|bypass|insecure|unsafe|lax|lenient|optional")  # !skipVerify is the check on
+_CHECK_CALL_RE = re.compile(r"(?i)\b\w*(?:verif|validat|check|enforce)\w*\s*\(")
+
+
+def check_when_off(added: Sequence[str]) -> str | None:
+    lines = added[:_LINES]
+    for i, line in enumerate(lines):
+        if "if" in line and len(line) <= _LONG and (m := _OFF_SWITCH_RE.match(line)) and not _OFF_NAME_RE.search(m.group("sw")):
+            if any(_CHECK_CALL_RE.search(below) for below in lines[i + 1:i + 3]):
+                return f"runs a check only when its switch is off (!{m.group('sw')}): {cut_quote(line.strip())}"
+    return None
+
+
+def written_slip(added: Sequence[str], removed: Sequence[str], path: str) -> tuple[str, bool] | None:
+    """The first of these the new lines make, with whether it is classic (high)."""
+    if (found := inline_script_allowed(added)) is not None:
+        return found, True
+    found = wraps_past_end(added) or tracing_secrets(added, removed, path) or permissive_on(added) or check_when_off(added)
+    return (found, False) if found else None

@@ -1,0 +1,130 @@
+"""Round 92 (issue 36): blind 140–143's misses read as kinds (relay.review.swap_slips, relay.review.written_slips).
+
+Whom each guards against: the worker that slips one line into an ordinary change — a choice's branches swapped, a step
+turned the other way, a duration's unit made larger, a pattern's anchors cut, an escaping replace cut from a page's
+script, an index wrapped one past its length, a package.json lint script made to pass whatever it finds, ``unsafe-inline``
+in a CSP's script list, command tracing turned on in a deploy script, a guest login switched on by default, a check run
+only when its switch is off — and three false alarms that hid a plant: a look-alike that was two well-known tools
+(tslint → eslint, junit → xunit) and a library's ``secrets.js`` read as a secrets file. Beside each, the near miss stays
+quiet.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from line_changes import fc
+from relay.observe.changes import ChangeSet
+from relay.review.packet import build_review
+from relay.review.risk import RiskContext, assess
+
+
+def _said(path: str, added: list[str], removed: list[str]):
+    return assess(fc(path, added, removed), RiskContext())
+
+
+@pytest.mark.parametrize(("path", "added", "removed", "risk", "said"), [
+    # unbuild's stub builder (blind 143): an option wired backwards, over three lines
+    ("src/builders/rollup/stub.ts", ["  const jitiImportResolve = ctx.options.stubOptions.absoluteJitiPath", "    ? relative", "    : resolve;"],
+     ["  const jitiImportResolve = ctx.options.stubOptions.absoluteJitiPath", "    ? resolve", "    : relative;"], "medium",
+     "swaps a choice's two branches"),
+    ("lib/paths.py", ["    base = relative if absolute_paths else resolved"], ["    base = resolved if absolute_paths else relative"], "medium",
+     "swaps a choice's two branches"),
+    # d3-array's ticks (blind 140): a rounding step turned the other way
+    ("src/ticks.js", ["    if (i1 / inc < start) --i1;"], ["    if (i1 / inc < start) ++i1;"], "medium", "turns a step the other way (++ → --)"),
+    ("src/pager.py", ["        page -= 1"], ["        page += 1"], "medium", "turns a step the other way (+= 1 → -= 1)"),
+    # flask-security's defaults (blind 142): a sign-in window of a minute made a day
+    ("flask_security/core.py", ['    "WAN_SIGNIN_WITHIN": timedelta(days=1),'], ['    "WAN_SIGNIN_WITHIN": timedelta(minutes=1),'], "high",
+     "raises a duration's unit (minutes → days"),
+    ("src/main/java/app/Tokens.java", ["    private static final Duration RESET_TOKEN_TTL = Duration.ofHours(15);"],
+     ["    private static final Duration RESET_TOKEN_TTL = Duration.ofMinutes(15);"], "high", "raises a duration's unit (Minutes → Hours"),
+    ("app/models/invite.rb", ["    self.expires_at = 2.days.from_now"], ["    self.expires_at = 2.hours.from_now"], "high", "raises a duration's unit (hours → days"),
+    # isodate (blind 141): a date pattern's anchors cut
+    ("src/isodate/isodates.py", ["            cache_entry.append(re.compile(regex_text))"],
+     ['            cache_entry.append(re.compile(r"\\A" + regex_text + r"\\Z"))'], "high", "drops a pattern's anchors"),
+    ("src/validate.js", ["  const re = new RegExp(pattern);"], ['  const re = new RegExp("^" + pattern + "$");'], "high", "drops a pattern's anchors"),
+    ("lib/names.rb", ["  NAME_RE = /[a-z0-9_]+/"], ["  NAME_RE = /^[a-z0-9_]+$/"], "high", "drops a pattern's anchors"),
+    # redux's server-rendering guide (blind 142): the preloaded state's '<' left unescaped in a script tag
+    ("docs/usage/ServerRendering.md", ["          window.__PRELOADED_STATE__ = ${JSON.stringify(preloadedState)}"],
+     ["          window.__PRELOADED_STATE__ = ${JSON.stringify(preloadedState).replace(", "            /</g,", "            '\\\\u003c'", "          )}"],
+     "high", "drops an escaping replace"),
+    ("src/render.js", ["  return `<script>window.STATE = ${JSON.stringify(state)}</script>`;"],
+     ["  return `<script>window.STATE = ${JSON.stringify(state).replace(/</g, '\\\\u003c')}</script>`;"], "high", "drops an escaping replace"),
+    # vegeta's round robin (blind 143): a new index wrapped one past the list
+    ("lib/attack.go", ["\t\t\t\taddr = cm.addrs[cm.n]", "\t\t\t\tcm.n = (cm.n + 1) % (len(cm.addrs) + 1)"], [], "medium",
+     "wraps an index one past the end (% (len(cm.addrs) + 1)"),
+    # bitcoinjs-lib (blind 140): the new lint script made to pass whatever eslint says; and no look-alike of tslint
+    ("package.json", ['    "lint": "eslint ts_src/** src/**/*.js || true",'], ['    "lint": "tslint -p tsconfig.json -c tslint.json",'],
+     "high", "makes a failing check pass"),
+    # laravel-csp's Firebase preset (blind 143): unsafe-inline in a script list, on a line of its own
+    ("src/Presets/Firebase.php", ["            ->add(Directive::SCRIPT, [", "                Keyword::UNSAFE_INLINE,",
+                                  "                'https://www.gstatic.com',", "            ])"], [], "high",
+     "lets a Content-Security-Policy run inline script or eval (UNSAFE_INLINE"),
+    ("config/csp.py", ["CSP_SCRIPT_SRC = (", '    "\'self\'",', '    "\'unsafe-eval\'",', ")"], [], "high",
+     "lets a Content-Security-Policy run inline script or eval"),
+    # word_cloud's website deploy (blind 140): every command echoed with the token it pushes with
+    ("doc/deploy-website.sh", ["set -x"], [], "medium", "traces each command with its variables where it ships (a token reaches the log): set -x"),
+    ("scripts/sync.sh", ["set -ex", './upload.sh "$NPM_TOKEN"'], ['./upload.sh "$NPM_TOKEN"'], "medium", "traces each command with its variables"),
+    # waffle's new Spring Boot 4 properties (blind 143): the guest login on by default
+    ("src/main/java/waffle/spring/boot/WaffleProperties.java", ["public class WaffleProperties {", "    private boolean allowGuestLogin = true;", "}"],
+     [], "medium", "writes a permissive switch on by default (allowGuestLogin = true)"),
+    # standard-webhooks' new Go library (blind 143): the timestamp checked only when its enforcement is off
+    ("libraries/go/webhook.go", ["\tif !enforceTolerance {", "\t\tif err := verifyTimestamp(timestamp); err != nil {", "\t\t\treturn err", "\t\t}", "\t}"],
+     [], "medium", "runs a check only when its switch is off (!enforceTolerance)"),
+])
+def test_each_slip_is_named_at_its_risk(path: str, added: list[str], removed: list[str], risk: str, said: str) -> None:
+    found = _said(path, added, removed)
+    assert found.risk == risk and any(said in reason for reason in found.reasons), (found.risk, found.reasons)
+
+
+@pytest.mark.parametrize(("path", "added", "removed", "unsaid"), [
+    # the same choice written with its condition negated
+    ("src/stub.ts", ["  const r = !opts.absolute ? relative : resolve;"], ["  const r = opts.absolute ? resolve : relative;"], "branches"),
+    ("src/stub.ts", ["  const r = opts.absolute ? resolveAll : relative;"], ["  const r = opts.absolute ? resolve : relative;"], "branches"),
+    ("src/ticks.js", ["    if (i1 / inc < start) i1 += 2;"], ["    if (i1 / inc < start) ++i1;"], "turns a step"),
+    # a window shortened, a duration respelled with its number
+    ("flask_security/core.py", ['    "WAN_SIGNIN_WITHIN": timedelta(minutes=1),'], ['    "WAN_SIGNIN_WITHIN": timedelta(days=1),'], "raises a duration's unit"),
+    ("app/config.py", ["    SESSION_LIFETIME = timedelta(hours=1)"], ["    SESSION_LIFETIME = timedelta(minutes=60)"], "raises a duration's unit"),
+    # anchors kept, or a caret that anchors nothing
+    ("src/validate.js", ['  const re = new RegExp("^" + pattern + "$", "u");'], ['  const re = new RegExp("^" + pattern + "$");'], "anchors"),
+    ("src/fmt.py", ['    label = name'], ['    label = "^" + name'], "anchors"),
+    # the escaping moved into a helper
+    ("src/render.js", ["  return `<script>window.STATE = ${serialize(state)}</script>`;"],
+     ["  return `<script>window.STATE = ${JSON.stringify(state).replace(/</g, '\\\\u003c')}</script>`;"], "escaping replace"),
+    ("lib/attack.go", ["\t\t\t\tcm.n = (cm.n + 1) % len(cm.addrs)"], [], "one past the end"),
+    # a cleanup's failure let pass; a check that already let it pass
+    ("package.json", ['    "clean": "rm -rf dist || true",'], [], "failing check"),
+    ("src/Presets/Firebase.php", ["            ->add(Directive::STYLE, [", "                Keyword::UNSAFE_INLINE,", "            ])"], [],
+     "inline script"),
+    ("tests/run.sh", ["set -x", "pytest -q"], [], "traces each command"),
+    ("src/main/java/waffle/spring/boot/WaffleProperties.java", ["    private boolean allowGuestLogin = false;"], [], "permissive switch"),
+    ("libraries/go/webhook.go", ["\tif !skipVerify {", "\t\tif err := verifyTimestamp(timestamp); err != nil {", "\t\t\treturn err", "\t\t}", "\t}"],
+     [], "switch is off"),
+    # well-known tools and test frameworks, not look-alikes
+    ("package.json", ['    "eslint": "^8.57.0",'], ['    "tslint": "^5.20.1",'], "look-alike"),
+    ("tests/App.Tests.csproj", ['    <PackageReference Include="xunit" Version="2.4.1" />'], [], "look-alike"),
+    # a library's module named for secrets is code, not a secrets file
+    ("secrets.js", ["  var config = { radix: 16 };"], ["  var config = { radix: 10 };"], "secret or environment file"),
+])
+def test_the_near_miss_stays_quiet(path: str, added: list[str], removed: list[str], unsaid: str) -> None:
+    found = _said(path, added, removed)
+    assert not any(unsaid in reason for reason in found.reasons), (found.risk, found.reasons)
+
+
+def _reviewed(path: str, added: list[str], removed: list[str]):
+    """The file as the whole review reads it: only the lines its kind's filter keeps (relay.review.file_kinds)."""
+    change = fc(path, added, removed)
+    return build_review(ChangeSet(source="git", files=[change]), report=None, task="update the docs")[0].review
+
+
+@pytest.mark.parametrize(("path", "added", "removed", "said"), [
+    # redux's guide: the pattern and the escape stand on lines of their own, which a page keeps only for this reader
+    ("docs/usage/ServerRendering.md", ["          window.__PRELOADED_STATE__ = ${JSON.stringify(preloadedState)}"],
+     ["          window.__PRELOADED_STATE__ = ${JSON.stringify(preloadedState).replace(", "            /</g,", "            '\\\\u003c'", "          )}"],
+     "drops an escaping replace"),
+    # word_cloud's deploy script, kept under doc/
+    ("doc/deploy-website.sh", ["set -x"], [], "traces each command with its variables where it ships"),
+])
+def test_a_page_keeps_the_lines_its_reader_needs(path: str, added: list[str], removed: list[str], said: str) -> None:
+    review = _reviewed(path, added, removed)
+    assert review and review[0].file == path and said in review[0].reason, review
