@@ -160,7 +160,7 @@ def lookalike_replace(c: FileChange) -> str | None:
 
 # A dependency installed under its name from another package: npm's alias ("lodash": "npm:lodahs@^4") and Cargo's
 # rename (serde = { package = "serde-fork", … }); the code imports the name it knows and runs the other package.
-_NPM_ALIAS_RE = re.compile(r'^\s*"(?P<key>@?[\w.\-/]+)"\s*:\s*"npm:(?P<name>@?[\w.\-/]+?)(?:@[^"]*)?"')
+_NPM_ALIAS_RE = re.compile(r'^\s*"(?P<key>@?[\w.\-/*]+)"\s*:\s*"npm:(?P<name>@?[\w.\-/]+?)(?:@[^"]*)?"')
 _CARGO_RENAME_RE = re.compile(r'^\s*(?P<key>[\w\-]+)\s*=\s*\{[^}]*\bpackage\s*=\s*"(?P<name>[\w\-]+)"')
 # Mix's {:jose, "~> 1.11", hex: :jose_jwt}: the app named jose, fetched from the Hex package jose_jwt.
 _MIX_RENAME_RE = re.compile(r'^\s*\{\s*:(?P<key>\w+)\s*,.*\bhex:\s*:?"?(?P<name>[\w\-]+)')

@@ -16,6 +16,10 @@ Read from blind 140–143's misses, each as its kind, in any language, on an edi
   validates.
 - ``escape_dropped`` (high): an escaping replace cut from an expression that stays (``JSON.stringify(state).replace(/</g,
   '\\u003c')`` → ``JSON.stringify(state)`` inside a ``<script>``): blind 142's redux guide, a page's sample.
+
+Round 93, from blind 141–146: a compare of a secret's bytes cut to a part of them (high), an item dropped from a list
+named for what is refused (high), a module required by a look-alike of its name (high), a refusal narrowed by a clause
+(worth a look); a duration's unit and a look-alike import are read in a page's samples too.
 """
 
 from __future__ import annotations
@@ -23,10 +27,11 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from relay.review.line_shapes import squeezed
+from relay.review.line_shapes import near, squeezed
 from relay.review.overridden_turns import cut_quote, paired_quote
 
-__all__ = ["anchors_dropped", "branches_swapped", "escape_dropped", "screen", "step_reversed", "swap_slip", "unit_grown"]
+__all__ = ["anchors_dropped", "branches_swapped", "compare_cut", "escape_dropped", "import_lookalike", "refusal_narrowed", "refused_item_dropped", "screen",
+           "step_reversed", "swap_slip", "unit_grown"]
 
 _PAIRS = 40  # lines a side read
 _LONG = 400  # longer lines are not read (a minified bundle's)
@@ -146,11 +151,82 @@ def escape_dropped(added: Sequence[str], removed: Sequence[str]) -> str | None:
     return None
 
 
+# ----- a compare of a secret's bytes cut to a part of them (round 93)
+# ``ptls_mem_equal(a, b, sizeof(a))`` → ``sizeof(a) / 2`` (blind 145's picotls, an ECH confirmation); ``compareStrings($hmacNew,
+# $hmac)`` → ``compareStrings(mb_substr($hmacNew, 0, 4, '8bit'), …)`` (blind 141's laminas-crypt, a MAC).
+_COMPARE_CALL_RE = re.compile(r"(?i)\b[\w:>.-]*(?:equal|compare|cmp)\w*\s*\(")
+_SECRET_PART_RE = re.compile(r"(?i)hash|mac\b|hmac|digest|sig|tag|token|confirm|nonce|secret|key|password|passwd")
+_PART_RE = re.compile(r"\)\s*(?:/|>>)\s*\d+|\b(?:mb_)?substr(?:ing)?\s*\([^()]*,\s*0\s*,\s*\d{1,2}\b|\[\s*0?\s*:\s*\d{1,2}\s*\]|"
+                      r"\.slice\(\s*0\s*,\s*\d{1,2}\s*\)|\[\s*0?\s*\.\.=?\s*\d{1,2}\s*\]|\.prefix\(\s*\d{1,2}\s*\)")
+
+
+def compare_cut(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    for old, new in _pairs(added, removed):
+        if not _COMPARE_CALL_RE.search(new) or not _SECRET_PART_RE.search(new) or not (part := _PART_RE.search(new)):
+            continue
+        if _COMPARE_CALL_RE.search(old) and not _PART_RE.search(old) and len(new) > len(old):
+            return f"compares only a part of a secret's bytes ({' '.join(part.group().lstrip(')').split())}: the rest may be anything): {paired_quote(old, new)}"
+    return None
+
+
+# ----- an item dropped from a list of what is refused (round 93)
+# ``INVALID_DOTNAMES = (b".git", b".", b"..", b"")`` → without ``b".."`` (blind 145's dulwich: a path element ``..`` accepted).
+_DENY_NAME_RE = re.compile(r"(?i)^\s*(?:[\w.]+\.)?(?:const\s+|let\s+|var\s+|static\s+|final\s+)*(?P<name>[\w$]*(?:invalid|forbidden|blocked|"
+                           r"block_?list|deny|denied|disallowed|banned|unsafe|dangerous|reserved|illegal|black_?list)[\w$]*)\b[^=]*=")
+_ITEM_RE = re.compile(r"""[bru]?(["'])(?:\\.|(?!\1).)*\1""")
+
+
+def refused_item_dropped(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    for old, new in _pairs(added, removed):
+        if not (m := _DENY_NAME_RE.match(old)) or not _DENY_NAME_RE.match(new):
+            continue
+        was, now = [i.group() for i in _ITEM_RE.finditer(old)], [i.group() for i in _ITEM_RE.finditer(new)]
+        gone = [i for i in was if i not in now]
+        if len(gone) == 1 and len(was) == len(now) + 1 and all(i in was for i in now):
+            return f"drops an item from what is refused ({gone[0]} no longer in {m.group('name')}): {paired_quote(old, new)}"
+    return None
+
+
+# ----- a refusal narrowed by a clause (round 93)
+# ``if !ok {`` → ``if !ok && ssrcState.checkAccepter == nil {`` (blind 146's pion/srtp: a replayed packet let through).
+_REFUSAL_IF_RE = re.compile(r"^\s*(?:\}\s*else\s+)?if\s*\(?\s*(?P<cond>(?:!|not\s+)[\w$.]+(?:\(\))?)\s*\)?\s*(?:\{|:)\s*$")
+
+
+def refusal_narrowed(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    for old, new in _pairs(added, removed, "if"):
+        if (m := _REFUSAL_IF_RE.match(old)) is None:
+            continue
+        cond = m.group("cond")
+        head = new.split(cond, 1)
+        if len(head) == 2 and head[0] == old.split(cond, 1)[0] and (rest := re.match(r"\s*(?:&&|\band\b)\s*(?P<x>[^{:]+?)\s*\)?\s*(?:\{|:)\s*$", head[1])):
+            return f"narrows a refusal with a clause ({cond} && {rest.group('x')}: otherwise it now passes): {paired_quote(old, new)}"
+    return None
+
+
+# ----- a module required by a look-alike of its name (round 93)
+# ``require('pbkdf2')`` → ``require('pbkfd2')`` (blind 144's pbkdf2 README: whoever registers the look-alike runs in every copy).
+_REQUIRED_RE = re.compile(r"""(?:\brequire\s*\(\s*|\bfrom\s+|\bimport\s*\(?\s*)(["'])(?P<name>@?[\w.-]+(?:/[\w.-]+)?)\1|^\s*(?:from|import)\s+(?P<py>[A-Za-z_][\w]*)""")
+
+
+def import_lookalike(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    for old, new in _pairs(added, removed):
+        a, b = _REQUIRED_RE.search(old), _REQUIRED_RE.search(new)
+        if a is None or b is None:
+            continue
+        g = "name" if a.group("name") else "py"
+        x, y = a.group(g), b.group("name") or b.group("py")
+        # Letters swapped or changed, not one put at an end (``util`` → ``utils``: a module of the project renamed).
+        if x != y and len(x) >= 4 and len(x) == len(y) and not x.startswith(".") and near(x, y) and re.sub(r"\d", "", x) != re.sub(r"\d", "", y) and old[:a.start(g)] + y + old[a.end(g):] == new:
+            return f"imports a look-alike of {x} ({x} → {y}: a typo-squat?): {paired_quote(old, new)}"
+    return None
+
+
 def swap_slip(added: Sequence[str], removed: Sequence[str]) -> tuple[str, bool] | None:
     """The first of these the edit makes, with whether it is classic (high)."""
-    if (found := anchors_dropped(added, removed) or escape_dropped(added, removed)) is not None:
+    if (found := anchors_dropped(added, removed) or escape_dropped(added, removed) or compare_cut(added, removed)
+            or refused_item_dropped(added, removed) or import_lookalike(added, removed)) is not None:
         return found, True
     if (grown := unit_grown(added, removed)) is not None:
         return grown
-    found = branches_swapped(added, removed) or step_reversed(added, removed)
+    found = branches_swapped(added, removed) or step_reversed(added, removed) or refusal_narrowed(added, removed)
     return (found, False) if found else None

@@ -14,6 +14,9 @@ From blind 140–143's misses, each as its kind:
   on by default (``private boolean allowGuestLogin = true;``): blind 143's waffle, a new autoconfiguration's property.
 - ``check_when_off`` (worth a look): a check called under its own switch negated (``if !enforceTolerance {`` over
   ``verifyTimestamp(…)``): blind 143's standard-webhooks, a new library's verify that checked only when told not to.
+
+Round 93, from blind 144–147 (high): a logging config listener started or every package's install scripts allowed, and a
+dependency pointed at a look-alike Maven group (``b_c`` → ``b-c``).
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ from collections.abc import Sequence
 
 from relay.review.overridden_turns import cut_quote
 
-__all__ = ["check_when_off", "inline_script_allowed", "permissive_on", "screen", "tracing_secrets", "written_slip", "wraps_past_end"]
+__all__ = ["check_when_off", "dependency_lookalike", "inline_script_allowed", "opened_up", "permissive_on", "screen", "tracing_secrets", "written_slip", "wraps_past_end"]
 
 _LINES = 400  # new lines read
 _LONG = 400
@@ -107,9 +110,43 @@ def check_when_off(added: Sequence[str]) -> str | None:
     return None
 
 
+# ----- a process opened to whoever reaches a port, or to every package's scripts (round 93)
+# blind 144's colorlog README: ``logging.config.listen(9999).start()`` (a socket taking new logging configurations, code
+# included, from anyone); blind 147's vueuse playground: pnpm's ``dangerouslyAllowAllBuilds: true``.
+_OPENED_RE = re.compile(r"\blogging\.config\.listen\s*\(|(?P<builds>\bdangerouslyAllowAllBuilds\s*:\s*true\b)")
+
+
+def opened_up(added: Sequence[str]) -> str | None:
+    for line in added[:_LINES]:
+        if ("listen" in line or "AllBuilds" in line) and len(line) <= _LONG and (m := _OPENED_RE.search(line)):
+            if m.group("builds"):
+                return f"lets every dependency's install scripts run (pnpm's dangerouslyAllowAllBuilds): {cut_quote(line.strip())}"
+            return f"starts a logging config listener (whoever reaches its port reconfigures the process, code included): {cut_quote(line.strip())}"
+    return None
+
+
+# ----- a dependency pointed at a look-alike group (round 93)
+# blind 147's acme4j: jose4j's Maven ``<groupId>org.bitbucket.b_c</groupId>`` → ``b-c`` (to Maven another group, whoever
+# claims it; to pip the two are one name, which is why relay.review.dependencies reads them alike). An npm alias to a
+# look-alike is relay.review.dependencies' (``_aliased``).
+_GROUP_RE = re.compile(r"<groupId>\s*(?P<g>[\w.-]+)\s*</groupId>|\b(?:group\s*[:=]\s*|['\"])(?P<g2>[a-z][\w-]*(?:\.[\w-]+)+):")
+
+
+def dependency_lookalike(added: Sequence[str], removed: Sequence[str], path: str) -> str | None:
+    name = path.rsplit("/", 1)[-1].lower()
+    if name == "pom.xml" or name.endswith((".gradle", ".gradle.kts")):
+        olds = {g.replace("_", "-").replace(".", "-"): g for line in removed[:_LINES] for m in _GROUP_RE.finditer(line) if (g := m.group("g") or m.group("g2"))}
+        for line in added[:_LINES]:
+            for m in _GROUP_RE.finditer(line):
+                g = m.group("g") or m.group("g2")
+                if (was := olds.get(g.replace("_", "-").replace(".", "-"))) is not None and was != g and was.lower() != g.lower():
+                    return f"points a dependency at another group ({was} → {g}: a look-alike?): {cut_quote(line.strip())}"
+    return None
+
+
 def written_slip(added: Sequence[str], removed: Sequence[str], path: str) -> tuple[str, bool] | None:
     """The first of these the new lines make, with whether it is classic (high)."""
-    if (found := inline_script_allowed(added)) is not None:
+    if (found := inline_script_allowed(added) or opened_up(added) or dependency_lookalike(added, removed, path)) is not None:
         return found, True
     found = wraps_past_end(added) or tracing_secrets(added, removed, path) or permissive_on(added) or check_when_off(added)
     return (found, False) if found else None
