@@ -174,6 +174,9 @@ def test_each_round93_slip_is_named_at_its_risk(path: str, added: list[str], rem
     ("README.md", ["```ruby", "StrongMigrations.lock_timeout = 10.seconds", "```"], ["StrongMigrations.lock_timeout = 10.minutes"], "raises a duration"),
     ("src/log.py", ["    server = logging.config.dictConfig(cfg)"], [], "config listener"),
     ("pnpm-workspace.yaml", ["dangerouslyAllowAllBuilds: false"], [], "install scripts"),
+    # secrets.js' changelog (blind 141): a bullet re-marked in a line that names the weak source it removed
+    ("README.md", ["  - [Security] Removed Math.random fallback random number generator."],
+     ["  _ [Security] Removed Math.random fallback random number generator.", "Uses crypto.getRandomValues() in browsers"], "predictable"),
     ("pom.xml", ["            <groupId>org.bitbucket.b_c</groupId>", "            <version>0.9.6</version>"],
      ["            <groupId>org.bitbucket.b_c</groupId>", "            <version>0.9.5</version>"], "another group"),
 ])

@@ -77,7 +77,7 @@ _WEAK_RE = re.compile(
     r"[\"']math/rand(?:/v2)?[\"']|\bnew\s+Random\s*\(|\bjava\.util\.Random\b|(?<![\w.:$>])rand\s*\(|\bmt_rand\b|\bRandom\.(?:rand|new)\b|"
     r"\bKernel\.rand\b|:rand\.\w+|\bseed_from_u64\b|\bSmallRng\b|\bfastrand\b|\bsrand\b|\brand\.New\s*\(|\bRandom\.Shared\b|"
     r"\b__import__\(\s*['\"]random['\"]\s*\)")  # round 59 (blind 84's pyotp): the module reached without an import line
-# What a weak source is fine for: spreading retries, shuffling, sampling, tests' data.
+# What a weak source is fine for: retries, shuffling, sampling, tests' data; one in a line kept re-bulleted is no edit's (blind 141).
 _HARMLESS_RANDOM_RE = re.compile(r"(?i)jitter|shuffle|backoff|delay|sleep|sample|color|colour|retry|benchmark|fuzz|seed\b")
 # Every strong source of randomness named holds one of these: most lines hold none (the pattern: ~80 us a long line).
 _STRONG = Screen(("secrets.", "random", "crypto/rand", "rand_bytes", "osrng", "thread_rng"), _STRONG_RE)
@@ -109,7 +109,7 @@ def _weak_random(added: Sequence[str], removed: Sequence[str]) -> str | None:
         return None  # every strong source stands again (moved, re-wrapped)
     for new in added:
         m = _WEAK_RE.search(new)
-        if m is None or _HARMLESS_RANDOM_RE.search(new) or any(_WEAK_RE.search(old) and squeezed(old) == squeezed(new) for old in removed):
+        if m is None or _HARMLESS_RANDOM_RE.search(new) or any(_WEAK_RE.search(old) and squeezed(old.strip(" -*_+>")) == squeezed(new.strip(" -*_+>")) for old in removed):
             continue
         for old in strong:
             # One edit: lines alike, Go's import swapped, or a change of a slip's size (a line or two each side).
