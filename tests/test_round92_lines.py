@@ -183,3 +183,32 @@ def test_each_round93_slip_is_named_at_its_risk(path: str, added: list[str], rem
 def test_each_round93_near_miss_stays_quiet(path: str, added: list[str], removed: list[str], unsaid: str) -> None:
     found = _said(path, added, removed)
     assert not any(unsaid in reason for reason in found.reasons), (found.risk, found.reasons)
+
+
+# Round 94: blind 148–150's classics in their own spellings (relay.review.written_slips), read where they stand: a page's
+# sample included (the whole review, so the page's line filter keeps them).
+@pytest.mark.parametrize(("path", "added", "removed", "said"), [
+    ("docs/security.rst", [".. code-block:: python", "", "    AUTH_LDAP_ALLOW_SELF_SIGNED = True"], [], "accepts self-signed certificates"),
+    ("README.md", ["```js", "parser.add_argument('integers', { metavar: 'N', type: eval, nargs: '+',", "```"], [],
+     "runs each argument as code (type: eval)"),
+    ("README.md", ["```js", "const management = new ManagementClient({", '  baseUrl: "http://{YOUR_TENANT_AND_REGION}.auth0.com/api/v2",', "});", "```"],
+     [], "points a client's API at plain http"),
+    ("tox.ini", ["passenv = *"], ["passenv = HOME"], "passes every environment variable, secrets included"),
+    ("pom.xml", ["                    <failBuildOnCVSS>11</failBuildOnCVSS>"], ["                    <failBuildOnCVSS>7</failBuildOnCVSS>"],
+     "makes the vulnerability scan never fail"),
+])
+def test_each_round94_classic_is_named_high(path: str, added: list[str], removed: list[str], said: str) -> None:
+    review = _reviewed(path, added, removed)
+    assert review and review[0].risk == "high" and said in review[0].reason, review
+
+
+@pytest.mark.parametrize(("path", "added", "removed", "unsaid"), [
+    ("docs/security.rst", ["Set AUTH_LDAP_ALLOW_SELF_SIGNED to accept self-signed certificates (never in production)."], [], "self-signed"),
+    ("app/config.py", ["AUTH_LDAP_ALLOW_SELF_SIGNED = False"], [], "self-signed"),
+    ("src/cli.py", ["    parser.add_argument('n', type=int)"], [], "as code"),
+    ("README.md", ["```js", '  baseUrl: "http://localhost:3000/api",', "```"], [], "plain http"),
+    ("tox.ini", ["passenv = HOME CI"], ["passenv = HOME"], "every environment variable"),
+    ("pom.xml", ["                    <failBuildOnCVSS>8</failBuildOnCVSS>"], ["                    <failBuildOnCVSS>7</failBuildOnCVSS>"], "never fail"),
+])
+def test_each_round94_near_miss_stays_quiet(path: str, added: list[str], removed: list[str], unsaid: str) -> None:
+    assert not any(unsaid in target.reason for target in _reviewed(path, added, removed))

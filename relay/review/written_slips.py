@@ -26,7 +26,7 @@ from collections.abc import Sequence
 
 from relay.review.overridden_turns import cut_quote
 
-__all__ = ["check_when_off", "dependency_lookalike", "inline_script_allowed", "opened_up", "permissive_on", "screen", "tracing_secrets", "written_slip", "wraps_past_end"]
+__all__ = ["check_when_off", "classic_written", "dependency_lookalike", "inline_script_allowed", "opened_up", "permissive_on", "screen", "tracing_secrets", "written_slip", "wraps_past_end"]
 
 _LINES = 400  # new lines read
 _LONG = 400
@@ -64,8 +64,8 @@ _SHIPS_RE = re.compile(r"(?i)deploy|release|publish|upload|\.github/workflows/")
 
 
 def screen(line: str) -> bool:
-    """A line a page keeps for these readers (relay.review.file_kinds): a script under docs/ turning tracing on."""
-    return "x" in line and _TRACE_RE.match(line) is not None
+    """A line a page keeps for these readers (relay.review.file_kinds): a script under docs/ turning tracing on, a classic."""
+    return "x" in line and _TRACE_RE.match(line) is not None or classic_written((line,)) is not None
 
 
 def tracing_secrets(added: Sequence[str], removed: Sequence[str], path: str) -> str | None:
@@ -144,9 +144,35 @@ def dependency_lookalike(added: Sequence[str], removed: Sequence[str], path: str
     return None
 
 
+# ----- classics in their own spellings (round 94, from blind 148–150)
+# Flask-AppBuilder's docs ``AUTH_LDAP_ALLOW_SELF_SIGNED = True``; argparse's README ``type: eval`` (each argument run as
+# code); auth0's README ``baseUrl: "http://…"`` (a client's API over plain http); vcrpy's tox ``passenv = *`` (every
+# variable of the shell, secrets included, handed to the test run); cryptofs' OWASP check ``<failBuildOnCVSS>11`` (no
+# score reaches it: the scan never fails the build).
+_CLASSICS = (
+    ("accepts self-signed certificates", re.compile(r"(?i)\b[\w.]*(?:allow|accept)\w*?self[_-]?signed\w*['\"]?\s*[:=]>?\s*(?:true|1|yes|on)\b")),
+    ("runs each argument as code (type: eval)", re.compile(r"\btype\s*[:=]\s*eval\b(?!\w)")),
+    ("points a client's API at plain http", re.compile(r"(?i)\b(?:base_?ur[li]|api_?(?:base_?)?ur[li]|endpoint|issuer|server_?ur[li])['\"]?\s*[:=]\s*['\"`]"
+                                                        r"http://(?!localhost\b|127\.|0\.0\.0\.0|\[::1\]|[\w.-]*example\.|host\.docker)")),
+    ("passes every environment variable, secrets included, to the run (passenv = *)", re.compile(r"^\s*pass_?env\s*=\s*\*\s*$")),
+    ("makes the vulnerability scan never fail (no CVSS score reaches its bar)",
+     re.compile(r"(?i)failBuildOnCVSS\s*(?:>|[:=])\s*['\"]?(?:1[1-9]|[2-9]\d|\d{3,})(?:\.\d+)?\b")),
+)
+_CLASSIC_SCREEN = ("signed", "eval", "http://", "passenv", "pass_env", "cvss")  # read on the line lowered
+
+
+def classic_written(added: Sequence[str]) -> str | None:
+    for line in added[:_LINES]:
+        if len(line) <= _LONG and any(word in line.lower() for word in _CLASSIC_SCREEN):
+            for says, pattern in _CLASSICS:
+                if pattern.search(line):
+                    return f"{says}: {cut_quote(line.strip())}"
+    return None
+
+
 def written_slip(added: Sequence[str], removed: Sequence[str], path: str) -> tuple[str, bool] | None:
     """The first of these the new lines make, with whether it is classic (high)."""
-    if (found := inline_script_allowed(added) or opened_up(added) or dependency_lookalike(added, removed, path)) is not None:
+    if (found := inline_script_allowed(added) or opened_up(added) or dependency_lookalike(added, removed, path) or classic_written(added)) is not None:
         return found, True
     found = wraps_past_end(added) or tracing_secrets(added, removed, path) or permissive_on(added) or check_when_off(added)
     return (found, False) if found else None
