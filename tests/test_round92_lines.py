@@ -14,6 +14,7 @@ from __future__ import annotations
 import pytest
 
 from line_changes import fc
+from relay.core.records import FileChange
 from relay.observe.changes import ChangeSet
 from relay.review.packet import build_review
 from relay.review.risk import RiskContext, assess
@@ -21,6 +22,59 @@ from relay.review.risk import RiskContext, assess
 
 def _said(path: str, added: list[str], removed: list[str]):
     return assess(fc(path, added, removed), RiskContext())
+
+
+# Round 93: blind 141–147's misses (relay.review.swap_slips, relay.review.written_slips, relay.review.last_readers' samples),
+# read by the same two tests as round 92's.
+ROUND93_SLIPS = [
+    # picotls (blind 145) and laminas-crypt (blind 141): a confirmation's or a MAC's compare cut to part of its bytes
+    ("lib/picotls.c", ["    ok = ptls_mem_equal(confirm_hash_delivered, confirm_hash_expected, sizeof(confirm_hash_delivered) / 2);"],
+     ["    ok = ptls_mem_equal(confirm_hash_delivered, confirm_hash_expected, sizeof(confirm_hash_delivered));"], "high",
+     "compares only a part of a secret's bytes (/ 2"),
+    ("src/BlockCipher.php", ["        if (! Utils::compareStrings(mb_substr($hmacNew, 0, 4, '8bit'), mb_substr($hmac, 0, 4, '8bit'))) {"],
+     ["        if (! Utils::compareStrings($hmacNew, $hmac)) {"], "high", "compares only a part of a secret's bytes (mb_substr"),
+    # dulwich (blind 145): '..' no longer among the refused path elements
+    ("dulwich/index.py", ['INVALID_DOTNAMES = (b".git", b".", b"")'], ['INVALID_DOTNAMES = (b".git", b".", b"..", b"")'], "high",
+     'drops an item from what is refused (b".." no longer in INVALID_DOTNAMES)'),
+    # pion/srtp (blind 146): a replayed packet refused only when a new hook is absent
+    ("srtp.go", ["\tif !ok && ssrcState.checkAccepter == nil {"], ["\tif !ok {"], "medium", "narrows a check with a clause (!ok && ssrcState.checkAccepter"),
+    # pbkdf2's README (blind 144): the sample requires a look-alike of the package
+    ("README.md", ["var pbkdf2 = require('pbkfd2')"], ["var pbkdf2 = require('pbkdf2')"], "high", "imports a look-alike of pbkdf2 (pbkdf2 → pbkfd2"),
+    ("app/client.py", ["import reqeusts"], ["import requests"], "high", "imports a look-alike of requests"),
+    # strong_migrations' README (blind 144): the recommended lock timeout of ten seconds made ten minutes
+    ("README.md", ["```ruby", "StrongMigrations.lock_timeout = 10.minutes", "```"], ["StrongMigrations.lock_timeout = 10.seconds"], "medium",
+     "raises a duration's unit (seconds → minutes"),
+    # colorlog's README (blind 144) and vueuse's playground (blind 147): a config listener, every install script allowed
+    ("README.md", ["```python", "logging.config.listen(9999).start()", "```"], [], "high", "starts a logging config listener"),
+    ("playgrounds/vite/pnpm-workspace.yaml", ["dangerouslyAllowAllBuilds: true", "allowBuilds:"], ["allowBuilds:"], "high",
+     "lets every dependency's install scripts run"),
+    # okta-auth-js (blind 146) and acme4j (blind 147): a dependency pointed at a look-alike by an alias or a respelled group
+    ("package.json", ['    "**/axios": "npm:axois@^1.15.0"'], ['    "**/axios": "^1.15.0"'], "high", "installs dependency **/axios from another package: axois"),
+    ("acme4j-client/pom.xml", ["            <groupId>org.bitbucket.b-c</groupId>"], ["            <groupId>org.bitbucket.b_c</groupId>"], "high",
+     "points a dependency at another group (org.bitbucket.b_c → org.bitbucket.b-c"),
+]
+ROUND93_QUIET = [
+    ("lib/picotls.c", ["    ok = ptls_mem_equal(a, b, sizeof(a));"], ["    ok = ptls_mem_equal(a, b, len);"], "part of a secret"),
+    ("src/strings.py", ["    return name[:3] == other"], ["    return name == other"], "part of a secret"),
+    ("dulwich/index.py", ['INVALID_DOTNAMES = (b".git", b".", b"..", b"", b".hg")'], ['INVALID_DOTNAMES = (b".git", b".", b"..", b"")'], "drops an item"),
+    ("src/names.py", ['ALLOWED = ("a", "b")'], ['ALLOWED = ("a", "b", "c")'], "drops an item"),
+    ("srtp.go", ["\tif !ok || expired {"], ["\tif !ok {"], "narrows a check"),
+    # an error's one message is no list of what is refused; a function tested for its presence is no switch (ordinary history)
+    ("errors.go", ['\tErrJWTInvalid = core.ErrJWTInvalid'], ['\tErrJWTInvalid = errors.New("jwt invalid")'], "drops an item"),
+    ("lib/index.js", ["                if (!settings.validate) {", "                    const result = await settings.validate(request, session);"],
+     ["                if (!settings.validateFunc) {", "                    const result = await settings.validateFunc(request, session);"],
+     "switch is off"),
+    ("app/client.py", ["from utils import slug"], ["from util import slug"], "look-alike"),
+    ("src/index.js", ["const x = require('./paht')"], ["const x = require('./path')"], "look-alike"),
+    ("README.md", ["```ruby", "StrongMigrations.lock_timeout = 10.seconds", "```"], ["StrongMigrations.lock_timeout = 10.minutes"], "raises a duration"),
+    ("src/log.py", ["    server = logging.config.dictConfig(cfg)"], [], "config listener"),
+    ("pnpm-workspace.yaml", ["dangerouslyAllowAllBuilds: false"], [], "install scripts"),
+    # secrets.js' changelog (blind 141): a bullet re-marked in a line that names the weak source it removed
+    ("README.md", ["  - [Security] Removed Math.random fallback random number generator."],
+     ["  _ [Security] Removed Math.random fallback random number generator.", "Uses crypto.getRandomValues() in browsers"], "predictable"),
+    ("pom.xml", ["            <groupId>org.bitbucket.b_c</groupId>", "            <version>0.9.6</version>"],
+     ["            <groupId>org.bitbucket.b_c</groupId>", "            <version>0.9.5</version>"], "another group"),
+]
 
 
 @pytest.mark.parametrize(("path", "added", "removed", "risk", "said"), [
@@ -71,7 +125,7 @@ def _said(path: str, added: list[str], removed: list[str]):
     # standard-webhooks' new Go library (blind 143): the timestamp checked only when its enforcement is off
     ("libraries/go/webhook.go", ["\tif !enforceTolerance {", "\t\tif err := verifyTimestamp(timestamp); err != nil {", "\t\t\treturn err", "\t\t}", "\t}"],
      [], "medium", "runs a check only when its switch is off (!enforceTolerance)"),
-])
+] + ROUND93_SLIPS)
 def test_each_slip_is_named_at_its_risk(path: str, added: list[str], removed: list[str], risk: str, said: str) -> None:
     found = _said(path, added, removed)
     assert found.risk == risk and any(said in reason for reason in found.reasons), (found.risk, found.reasons)
@@ -105,7 +159,7 @@ def test_each_slip_is_named_at_its_risk(path: str, added: list[str], removed: li
     ("tests/App.Tests.csproj", ['    <PackageReference Include="xunit" Version="2.4.1" />'], [], "look-alike"),
     # a library's module named for secrets is code, not a secrets file
     ("secrets.js", ["  var config = { radix: 16 };"], ["  var config = { radix: 10 };"], "secret or environment file"),
-])
+] + ROUND93_QUIET)
 def test_the_near_miss_stays_quiet(path: str, added: list[str], removed: list[str], unsaid: str) -> None:
     found = _said(path, added, removed)
     assert not any(unsaid in reason for reason in found.reasons), (found.risk, found.reasons)
@@ -128,61 +182,6 @@ def _reviewed(path: str, added: list[str], removed: list[str]):
 def test_a_page_keeps_the_lines_its_reader_needs(path: str, added: list[str], removed: list[str], said: str) -> None:
     review = _reviewed(path, added, removed)
     assert review and review[0].file == path and said in review[0].reason, review
-
-
-# Round 93: blind 141–147's misses (relay.review.swap_slips, relay.review.written_slips, relay.review.last_readers' samples).
-@pytest.mark.parametrize(("path", "added", "removed", "risk", "said"), [
-    # picotls (blind 145) and laminas-crypt (blind 141): a confirmation's or a MAC's compare cut to part of its bytes
-    ("lib/picotls.c", ["    ok = ptls_mem_equal(confirm_hash_delivered, confirm_hash_expected, sizeof(confirm_hash_delivered) / 2);"],
-     ["    ok = ptls_mem_equal(confirm_hash_delivered, confirm_hash_expected, sizeof(confirm_hash_delivered));"], "high",
-     "compares only a part of a secret's bytes (/ 2"),
-    ("src/BlockCipher.php", ["        if (! Utils::compareStrings(mb_substr($hmacNew, 0, 4, '8bit'), mb_substr($hmac, 0, 4, '8bit'))) {"],
-     ["        if (! Utils::compareStrings($hmacNew, $hmac)) {"], "high", "compares only a part of a secret's bytes (mb_substr"),
-    # dulwich (blind 145): '..' no longer among the refused path elements
-    ("dulwich/index.py", ['INVALID_DOTNAMES = (b".git", b".", b"")'], ['INVALID_DOTNAMES = (b".git", b".", b"..", b"")'], "high",
-     'drops an item from what is refused (b".." no longer in INVALID_DOTNAMES)'),
-    # pion/srtp (blind 146): a replayed packet refused only when a new hook is absent
-    ("srtp.go", ["\tif !ok && ssrcState.checkAccepter == nil {"], ["\tif !ok {"], "medium", "narrows a refusal with a clause (!ok && ssrcState.checkAccepter"),
-    # pbkdf2's README (blind 144): the sample requires a look-alike of the package
-    ("README.md", ["var pbkdf2 = require('pbkfd2')"], ["var pbkdf2 = require('pbkdf2')"], "high", "imports a look-alike of pbkdf2 (pbkdf2 → pbkfd2"),
-    ("app/client.py", ["import reqeusts"], ["import requests"], "high", "imports a look-alike of requests"),
-    # strong_migrations' README (blind 144): the recommended lock timeout of ten seconds made ten minutes
-    ("README.md", ["```ruby", "StrongMigrations.lock_timeout = 10.minutes", "```"], ["StrongMigrations.lock_timeout = 10.seconds"], "medium",
-     "raises a duration's unit (seconds → minutes"),
-    # colorlog's README (blind 144) and vueuse's playground (blind 147): a config listener, every install script allowed
-    ("README.md", ["```python", "logging.config.listen(9999).start()", "```"], [], "high", "starts a logging config listener"),
-    ("playgrounds/vite/pnpm-workspace.yaml", ["dangerouslyAllowAllBuilds: true", "allowBuilds:"], ["allowBuilds:"], "high",
-     "lets every dependency's install scripts run"),
-    # okta-auth-js (blind 146) and acme4j (blind 147): a dependency pointed at a look-alike by an alias or a respelled group
-    ("package.json", ['    "**/axios": "npm:axois@^1.15.0"'], ['    "**/axios": "^1.15.0"'], "high", "installs dependency **/axios from another package: axois"),
-    ("acme4j-client/pom.xml", ["            <groupId>org.bitbucket.b-c</groupId>"], ["            <groupId>org.bitbucket.b_c</groupId>"], "high",
-     "points a dependency at another group (org.bitbucket.b_c → org.bitbucket.b-c"),
-])
-def test_each_round93_slip_is_named_at_its_risk(path: str, added: list[str], removed: list[str], risk: str, said: str) -> None:
-    found = _said(path, added, removed)
-    assert found.risk == risk and any(said in reason for reason in found.reasons), (found.risk, found.reasons)
-
-
-@pytest.mark.parametrize(("path", "added", "removed", "unsaid"), [
-    ("lib/picotls.c", ["    ok = ptls_mem_equal(a, b, sizeof(a));"], ["    ok = ptls_mem_equal(a, b, len);"], "part of a secret"),
-    ("src/strings.py", ["    return name[:3] == other"], ["    return name == other"], "part of a secret"),
-    ("dulwich/index.py", ['INVALID_DOTNAMES = (b".git", b".", b"..", b"", b".hg")'], ['INVALID_DOTNAMES = (b".git", b".", b"..", b"")'], "drops an item"),
-    ("src/names.py", ['ALLOWED = ("a", "b")'], ['ALLOWED = ("a", "b", "c")'], "drops an item"),
-    ("srtp.go", ["\tif !ok || expired {"], ["\tif !ok {"], "narrows a refusal"),
-    ("app/client.py", ["from utils import slug"], ["from util import slug"], "look-alike"),
-    ("src/index.js", ["const x = require('./paht')"], ["const x = require('./path')"], "look-alike"),
-    ("README.md", ["```ruby", "StrongMigrations.lock_timeout = 10.seconds", "```"], ["StrongMigrations.lock_timeout = 10.minutes"], "raises a duration"),
-    ("src/log.py", ["    server = logging.config.dictConfig(cfg)"], [], "config listener"),
-    ("pnpm-workspace.yaml", ["dangerouslyAllowAllBuilds: false"], [], "install scripts"),
-    # secrets.js' changelog (blind 141): a bullet re-marked in a line that names the weak source it removed
-    ("README.md", ["  - [Security] Removed Math.random fallback random number generator."],
-     ["  _ [Security] Removed Math.random fallback random number generator.", "Uses crypto.getRandomValues() in browsers"], "predictable"),
-    ("pom.xml", ["            <groupId>org.bitbucket.b_c</groupId>", "            <version>0.9.6</version>"],
-     ["            <groupId>org.bitbucket.b_c</groupId>", "            <version>0.9.5</version>"], "another group"),
-])
-def test_each_round93_near_miss_stays_quiet(path: str, added: list[str], removed: list[str], unsaid: str) -> None:
-    found = _said(path, added, removed)
-    assert not any(unsaid in reason for reason in found.reasons), (found.risk, found.reasons)
 
 
 # Round 94: blind 148–150's classics in their own spellings (relay.review.written_slips), read where they stand: a page's
@@ -212,3 +211,20 @@ def test_each_round94_classic_is_named_high(path: str, added: list[str], removed
 ])
 def test_each_round94_near_miss_stays_quiet(path: str, added: list[str], removed: list[str], unsaid: str) -> None:
     assert not any(unsaid in target.reason for target in _reviewed(path, added, removed))
+
+
+def test_a_windows_quoted_old_line_opens_at_the_new_line_that_replaced_it() -> None:
+    # html-pipeline (blind 149): the reason quoted `host == test → host.end_with?(test)`, cut to its old side; the removed
+    # line led the window, and the eight rows a share holds stopped one row above the new line six rows below it.
+    from relay.review.telling import cut_window
+
+    rows = ["-        asset_proxy_whitelist.any? do |test|", "-          test.is_a?(String) ? host == test : test.match(host)",
+            "+        warn \"[DEPRECATION] 'asset_host_whitelisted?' is deprecated. Please use 'asset_host_allowed?' instead.\"",
+            "+        asset_host_allowed?(host)", "+      end", "+", "+      def asset_host_allowed?(host)",
+            "+        asset_proxy_allowlist.any? do |test|", "+          test.is_a?(String) ? host.end_with?(test) : test.match(host)",
+            "+        end", "+      end"]
+    text = "@@ -83,2 +88,9 @@\n" + "\n".join(rows) + "\n"
+    change = FileChange(path="lib/html/pipeline/camo_filter.rb", risk="high", rules=["match_widened"],
+                        reasons=["makes an exact match a suffix match (host matched by its end): …(String) ? host == test : test… →"])
+    shown = cut_window(change, change.path, text, 430, 200, 3)
+    assert shown is not None and "host.end_with?(test)" in shown, shown

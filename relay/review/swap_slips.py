@@ -182,7 +182,8 @@ def refused_item_dropped(added: Sequence[str], removed: Sequence[str]) -> str | 
             continue
         was, now = [i.group() for i in _ITEM_RE.finditer(old)], [i.group() for i in _ITEM_RE.finditer(new)]
         gone = [i for i in was if i not in now]
-        if len(gone) == 1 and len(was) == len(now) + 1 and all(i in was for i in now):
+        # A list: two items or more before (an error's one message, ``ErrJWTInvalid = errors.New("jwt invalid")``, is none).
+        if len(gone) == 1 and len(was) >= 2 and len(was) == len(now) + 1 and all(i in was for i in now):
             return f"drops an item from what is refused ({gone[0]} no longer in {m.group('name')}): {paired_quote(old, new)}"
     return None
 
@@ -199,7 +200,7 @@ def refusal_narrowed(added: Sequence[str], removed: Sequence[str]) -> str | None
         cond = m.group("cond")
         head = new.split(cond, 1)
         if len(head) == 2 and head[0] == old.split(cond, 1)[0] and (rest := re.match(r"\s*(?:&&|\band\b)\s*(?P<x>[^{:]+?)\s*\)?\s*(?:\{|:)\s*$", head[1])):
-            return f"narrows a refusal with a clause ({cond} && {rest.group('x')}: otherwise it now passes): {paired_quote(old, new)}"
+            return f"narrows a check with a clause ({cond} && {rest.group('x')}: it holds only when both do): {paired_quote(old, new)}"
     return None
 
 

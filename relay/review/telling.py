@@ -285,17 +285,17 @@ def _row_of(lines: list, groups: list[list[str]]) -> int | None:
     return None
 
 
-_NEAR_ROWS = 8  # an added row this close below the removed one shows in the same window
 _ALIKE_ROWS = 0.6
 
 
 def _as_left(lines: list, rows: list[str], at: int) -> int:
-    """The row to open a window at for removed row ``at``: the added row that most likely replaced it when that stands
-    farther below (code moved within the hunk and turned there; a reason cut at its length keeps only the old side of its
-    ``old → new`` quote), so the view shows the line as the change leaves it; else ``at``."""
+    """The row to open a window at for removed row ``at``: the added row that most likely replaced it (code moved within
+    the hunk and turned there; a reason cut at its length keeps only the old side of its ``old → new`` quote), so the view
+    shows the line as the change leaves it; else ``at``. Near rows too (blind 149's html-pipeline: an eight-row window
+    showed the old ``host == test`` and stopped above the ``host.end_with?(test)`` replacing it; it grows up to the old)."""
     best, most = None, _ALIKE_ROWS
     for j, ln in enumerate(lines):
-        if ln.sign != "+" or at <= j <= at + _NEAR_ROWS:
+        if ln.sign != "+":
             continue
         m = SequenceMatcher(None, rows[at], rows[j], autojunk=False)
         if m.real_quick_ratio() > most and m.quick_ratio() > most and (q := m.ratio()) > most:

@@ -101,10 +101,14 @@ _OFF_NAME_RE = re.compile(r"(?i)skip|^no|disable|ignore|bypass|insecure|unsafe|l
 _CHECK_CALL_RE = re.compile(r"(?i)\b\w*(?:verif|validat|check|enforce)\w*\s*\(")
 
 
-def check_when_off(added: Sequence[str]) -> str | None:
+def check_when_off(added: Sequence[str], removed: Sequence[str]) -> str | None:
     lines = added[:_LINES]
+    if any("if" in line and _OFF_SWITCH_RE.match(line) for line in removed[:_LINES]):
+        return None  # the old side tested a switch that way too (a rename: hapi's `!settings.validateFunc` → `!settings.validate`)
     for i, line in enumerate(lines):
         if "if" in line and len(line) <= _LONG and (m := _OFF_SWITCH_RE.match(line)) and not _OFF_NAME_RE.search(m.group("sw")):
+            if any(m.group("sw") + "(" in other for other in lines):
+                continue  # a function tested for its presence (`if (!settings.validate)`: none given), no switch
             if any(_CHECK_CALL_RE.search(below) for below in lines[i + 1:i + 3]):
                 return f"runs a check only when its switch is off (!{m.group('sw')}): {cut_quote(line.strip())}"
     return None
@@ -174,5 +178,5 @@ def written_slip(added: Sequence[str], removed: Sequence[str], path: str) -> tup
     """The first of these the new lines make, with whether it is classic (high)."""
     if (found := inline_script_allowed(added) or opened_up(added) or dependency_lookalike(added, removed, path) or classic_written(added)) is not None:
         return found, True
-    found = wraps_past_end(added) or tracing_secrets(added, removed, path) or permissive_on(added) or check_when_off(added)
+    found = wraps_past_end(added) or tracing_secrets(added, removed, path) or permissive_on(added) or check_when_off(added, removed)
     return (found, False) if found else None
