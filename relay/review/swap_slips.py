@@ -18,8 +18,8 @@ Read from blind 140–143's misses, each as its kind, in any language, on an edi
   '\\u003c')`` → ``JSON.stringify(state)`` inside a ``<script>``): blind 142's redux guide, a page's sample.
 
 Round 93, from blind 141–146: a compare of a secret's bytes cut to a part of them (high), an item dropped from a list
-named for what is refused (high), a module required by a look-alike of its name (high), a refusal narrowed by a clause
-(worth a look); a duration's unit and a look-alike import are read in a page's samples too.
+named for what is refused (high), a module required by a look-alike of its name (high), a check (a refusal's, most often)
+narrowed by a clause (worth a look); a duration's unit and a look-alike import are read in a page's samples too.
 """
 
 from __future__ import annotations

@@ -16,7 +16,9 @@ From blind 140–143's misses, each as its kind:
   ``verifyTimestamp(…)``): blind 143's standard-webhooks, a new library's verify that checked only when told not to.
 
 Round 93, from blind 144–147 (high): a logging config listener started or every package's install scripts allowed, and a
-dependency pointed at a look-alike Maven group (``b_c`` → ``b-c``).
+dependency pointed at a look-alike Maven group (``b_c`` → ``b-c``). Round 94, from blind 148–150 (high, ``classic_written``):
+classics in their own spellings — self-signed certificates allowed by a setting's name, ``type: eval``, a client's API base
+URL over plain http, tox's ``passenv = *``, a ``failBuildOnCVSS`` no score reaches.
 """
 
 from __future__ import annotations
