@@ -267,7 +267,7 @@ def lookalike_new(names: list[str], c: FileChange | None = None, others: frozens
             continue
         # A part of the name, read against a name of the same length (round 59, blind 83: ``aiohtpp-session`` beside ``aiohttp``).
         parts = [(key, 0), *((p, len(p)) for p in re.split(r"[-_.]", key) if len(p) >= 5 and p != key and p not in gone and p not in _POPULAR_KEYS)]
-        old = next((g for part, n in parts for g in sorted(gone) if len(g) >= 3 and n in (0, len(g)) and near(g, part) and not real_pair(g, part) and not next_version(g, part)), None)
+        old = next((g for part, n in parts for g in sorted(gone) if 3 <= len(g) <= _NAME_MOST and n in (0, len(g)) and near(g, part) and not real_pair(g, part) and not next_version(g, part)), None)
         # A short name's manifest line quoted too: the name alone locates no line for the view (round 87: js-sha3's "rolup").
         said = name[:40] + next((f" ({line.strip()[:60]})" for line in (c.added_lines if c is not None and len(name) < 8 else ()) if name in line), "")
         if old:

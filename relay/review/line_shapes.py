@@ -251,23 +251,30 @@ def near(a: str, b: str) -> bool:
     while tail < min(len(a), len(b)) - 1 and a[-1 - tail] == b[-1 - tail]:
         tail += 1
     a, b = a[:len(a) - max(0, tail - 1)], b[:len(b) - max(0, tail - 1)]
-    far = most + 1
+    far, width = most + 1, 2 * most + 1
+    # Row i holds the cells j = i - most … i + most at offsets k = j - i + most: the row above's j is k + 1, this row's
+    # j - 1 is k - 1, the diagonal (and the swap's, two rows up) is k. Rows of the band's width, not of b's length.
     prev2: list[int] | None = None
-    prev = list(range(min(far, len(b) + 1))) + [far] * max(0, len(b) + 1 - far)
+    prev = [min(k - most, far) if 0 <= k - most <= len(b) else far for k in range(width)]
     for i, ca in enumerate(a, 1):
-        cur = [far] * (len(b) + 1)
-        cur[0] = min(i, far)
-        lo, hi = max(1, i - most), min(len(b), i + most)
-        for j in range(lo, hi + 1):
+        cur = [far] * width
+        for k in range(width):
+            j = i + k - most
+            if j < 0 or j > len(b):
+                continue
+            if j == 0:
+                cur[k] = min(i, far)
+                continue
             cb = b[j - 1]
-            cost = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ca != cb))
+            cost = min(prev[k] + (ca != cb), prev[k + 1] + 1 if k + 1 < width else far, cur[k - 1] + 1 if k else far)
             if prev2 is not None and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
-                cost = min(cost, prev2[j - 2] + 1)
-            cur[j] = min(cost, far)
-        if prev2 is not None and min(cur[lo - 1:hi + 1]) >= far and min(prev[max(0, lo - 2):hi + 1]) >= far:
+                cost = min(cost, prev2[k] + 1)
+            cur[k] = min(cost, far)
+        if prev2 is not None and min(cur) >= far and min(prev) >= far:
             return False
         prev2, prev = prev, cur
-    return prev[-1] <= most
+    k = len(b) - len(a) + most
+    return 0 <= k < width and prev[k] <= most
 
 
 _PROMPT_RE = re.compile(r"^\s*(?:[$>%#]\s+|-\s+|\*\s+)?")
