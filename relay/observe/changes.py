@@ -393,8 +393,8 @@ def _seen_without_a_look(result: ChangeSet, before: Snapshot, ws: Path) -> None:
             result.files.append(FileChange(path=path, kind=kind))  # type: ignore[arg-type]
         result.outside[path] = ("gone since the run started" if kind == "deleted" else
                                 "changed during the run by its timestamp") + " (not diffed: the look failed)"
-    if cut:  # said where the leader reads why the look failed: what is past the bound is not listed
-        result.note, result.unobserved = _join_notes(result.note, cut), f"{result.unobserved}; {cut}"
+    if cut:  # said where the leader reads why the look failed, and before git's own words: a long flag is cut at its end
+        result.note, result.unobserved = _join_notes(result.note, cut), f"{cut}; {result.unobserved}"
     result.files.sort(key=lambda c: c.path)
 
 
