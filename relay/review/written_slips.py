@@ -178,7 +178,8 @@ _CLASSIC_SCREEN = ("signed", "eval", "http://", "passenv", "pass_env", "cvss", "
 
 def classic_written(added: Sequence[str]) -> str | None:
     for line in added[:_LINES]:
-        if len(line) <= _LONG and any(word in line.lower() for word in _CLASSIC_SCREEN):
+        low = line.lower()  # once a line, not once a screen word
+        if len(line) <= _LONG and any(word in low for word in _CLASSIC_SCREEN):
             for says, pattern in _CLASSICS:
                 if pattern.search(line):
                     return f"{says}: {cut_quote(line.strip())}"
