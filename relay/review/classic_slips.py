@@ -103,7 +103,7 @@ def auth_unwrapped(added: Sequence[str], removed: Sequence[str]) -> str | None:
 
 # ----- the working folder served
 _FOLDER_SERVED_RE = re.compile(r"(?:serve-static['\"]\)|koa-static['\"]\)|\bserveStatic|\bexpress\.static|\bsirv)\s*\(\s*(?:['\"]\.\/?['\"]|__dirname\s*[,)])|"
-                               r"\bdotfiles\s*:\s*['\"]allow['\"]")
+                               r"\bdotfiles\s*:\s*(?:['\"]allow['\"]|true\b)")  # serve-static's 'allow', sirv's true (round 96: json-server)
 
 
 def folder_served(added: Sequence[str], removed: Sequence[str] = ()) -> str | None:

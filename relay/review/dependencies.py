@@ -35,9 +35,10 @@ _DEP_PATTERNS: tuple[tuple[tuple[str, ...], re.Pattern[str]], ...] = (
      re.compile(r"^\s*(?P<name>[A-Za-z0-9][\w.\-]*)\s*(?:\[[^\]]*\])?\s*(?:[=<>~!]=?|@|;|$)")),
     # Mixed files (tool settings live beside dependencies): only a versioned requirement
     # ("httpx>=0.27", requests = "^2", serde = { version = "1" }) counts, never a bare
-    # quoted word or a number, which are far more often settings ("E501", timeout = 30).
+    # quoted word or a number, which are far more often settings ("E501", timeout = 30). An inline table holds a key
+    # (``serde = { version = "1" }``), not setup.py's ``project_urls = {`` (blind 144's zxcvbn: named as a dependency).
     (("pyproject.toml", "setup.py", "setup.cfg", "pipfile", "cargo.toml", "tox.ini"),
-     re.compile(r"""^\s*["']?(?P<name>[A-Za-z0-9][\w.\-]*)(?:\[[^\]]*\])?\s*(?:(?:[=<>~!]=|[<>])\s*\d|=\s*(?:["'][\^~<>=!*]*\s*\d|\{))""")),
+     re.compile(r"""^\s*["']?(?P<name>[A-Za-z0-9][\w.\-]*)(?:\[[^\]]*\])?\s*(?:(?:[=<>~!]=|[<>])\s*\d|=\s*(?:["'][\^~<>=!*]*\s*\d|\{\s*[\w.\-]+\s*=))""")),
     (("environment.yml", "environment.yaml"), re.compile(r"^\s*-\s*(?P<name>[A-Za-z0-9][\w.\-]*)\s*(?:[=<>]|$)")),
     (("go.mod",), re.compile(r"^\s*(?:require\s+)?(?P<name>[\w.\-]+\.[\w.\-/]+)\s+v\d")),
     (("gemfile", "*.gemspec", "*.gemfile", "*.podspec"),
@@ -73,9 +74,6 @@ def dep_names(path: str, lines: Iterable[str]) -> set[str]:
         if found and found.group("name").lower() not in NOT_DEPS:
             names.add(found.group("name").lower())
     return names
-
-
-
 
 
 def new_dependencies(c: FileChange, moved: frozenset[str], known: frozenset[str]) -> list[str]:
@@ -295,6 +293,7 @@ _PY_MIXED = ("pyproject.toml", "setup.py", "setup.cfg", "pipfile")
 # A list of such names on one line (setup.py's ``"tests": ["coverage", "pytest", "pyopenssl"],``, ``install_requires=[…]``;
 # round 57: blind 81's pem, ``"pyopenssll"`` in a new extra).
 _LIST_RE = re.compile(r"""^\s*(?:["'][\w.\-]+["']\s*:\s*|[\w.]+\s*=\s*)?\[\s*(?:(?:'[^'\[\]]+'|"[^"\[\]]+")\s*,\s*)*(?:'[^'\[\]]+'|"[^"\[\]]+")\s*,?\s*\]\s*[,)]?\s*$""")
+_TABLE_LISTS_RE = re.compile(r"""^\s*[\w.\-]+\s*=\s*\{\s*[\w.\-]+\s*=\s*\[""")  # ``optional-dependencies = {pydantic = ['…'] }``
 _LISTED_RE = re.compile(r"""(?P<q>["'])(?P<name>[A-Za-z][\w.\-]*)(?:\[[^\]]*\])?\s*(?:[;<>=!~](?:(?!(?P=q)).)*)?(?P=q)""")  # a marker may quote
 
 
@@ -302,7 +301,8 @@ def _bare_names(path: str, lines: Iterable[str]) -> list[str]:
     if not glob_any(path, _PY_MIXED):
         return []
     names = [(m.group("name") or m.group("any")).lower() for line in lines if (m := _BARE_RE.match(line))]
-    names += [m.group("name").lower() for line in lines if len(line) <= 400 and _LIST_RE.match(line) for m in _LISTED_RE.finditer(line.split("[", 1)[1])]
+    names += [m.group("name").lower() for line in lines if len(line) <= 400 and (_LIST_RE.match(line) or _TABLE_LISTS_RE.match(line))
+              for m in _LISTED_RE.finditer(line.split("[", 1)[1])]
     return [name for name in names if name not in NOT_DEPS]
 
 

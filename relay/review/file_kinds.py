@@ -17,7 +17,7 @@ import msgspec
 
 from relay.core.contracts import FileChange
 from relay.core.redact import vendor_secret
-from relay.review import any_screen, deciding_tokens, docs_samples, edit_turns, one_token_turns, package_values, sample_code, subtle_turns, swap_slips, vanishing_checks, written_slips  # a docs sample's lines the code and turn readers read (rounds 15, 20)
+from relay.review import any_screen, deciding_tokens, docs_samples, edit_turns, one_token_turns, package_values, sample_code, subtle_turns, swap_slips, unguarded_swaps, vanishing_checks, written_slips  # a docs sample's lines the code and turn readers read (rounds 15, 20)
 from relay.review.build_lines import IMAGE_LINE_RE
 from relay.review.dropped_bounds import CONTAINER_USER_RE  # the user a container runs as (a Dockerfile's USER removed)
 from relay.review.classic_places import SKIP_SHAPES, SKIP_WORDS as _MORE_SKIP_WORDS
@@ -235,7 +235,7 @@ def _keep_doc_signals(line: str) -> bool:
     # in the docs that may turn a security value the unsafe way is read as code is (relay.review.risky_lines);
     # so is a sample's guard (a reader copies the sample: its check deleted is a check the reader never writes); so is a
     # sentence telling the reader to commit a credential (relay.review.deciding_tokens, round 32).
-    return _KEEP_SKIPS(line) or security_note(line) is not None or risky_screen(line) or edit_turns.screen(line) or docs_samples.is_sample(line) or deciding_tokens.screen(line) or sample_code.screen(line) or sample_code.MODULE_PATH_RE.search(line) is not None or swap_slips.screen(line) or written_slips.screen(line) or ((  # a route's line holds its guards
+    return _KEEP_SKIPS(line) or security_note(line) is not None or risky_screen(line) or edit_turns.screen(line) or docs_samples.is_sample(line) or deciding_tokens.screen(line) or sample_code.screen(line) or sample_code.MODULE_PATH_RE.search(line) is not None or swap_slips.screen(line) or unguarded_swaps.screen(line) or written_slips.screen(line) or ((  # a route's line holds its guards
         _DOC_GUARD_RE.search(line) is not None or ROUTE_RE.search(line) is not None) and not looks_like_prose(line.strip()))
 
 

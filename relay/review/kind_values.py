@@ -120,7 +120,7 @@ _FAILURES_IGNORED_RE = re.compile(r"(?i)\bignoreFailures\s*(?:=\s*)?(?:true|Bool
 
 # tox runs a command whose line starts with ``-`` and a space and ignores its exit code (``- python -m safety check``:
 # blind 135's jsonschema, 138's pyflakes); ``-r requirements.txt`` and ``-e .`` (a deps line) have no space.
-_TOX_IGNORED_RE = re.compile(r"^\s*-\s+[\w{./$]")
+_TOX_IGNORED_RE = re.compile(r"^\s*(?:commands(?:_pre|_post)?\s*=\s*)?-\s+[\w{./$]")  # on the key's own line too (blind 160's docopt)
 
 
 def failures_ignored(added: Sequence[str], removed: Sequence[str], path: str = "") -> str | None:

@@ -42,11 +42,11 @@ _F, _T, _Q = r"(?:False|false|FALSE|0|None|null|nil|off|Off|OFF|no|No)", r"(?:Tr
 _UNSAFE_VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = build_lines.VALUES + (
     ("turns TLS verification off", ("verify", "cert_none", "check_hostname", "unverified", "reject", "insecure", "ssl",
                                     "tls", "certs", "strict-ssl", "--no-check-certificate", "-k", "peer", "hostnameverifier", "trustall", "trustselfsigned", "insecuretrustmanager", "nocertificateverification",
-                                    "acceptanycert", "certificate_verifier", "allow_all_hostname", "certificatevalidation", "identity", "danger_accept"), re.compile(
+                                    "acceptanycert", "certificate_verifier", "allow_all_hostname", "certificatevalidation", "identity", "danger_accept", "ca_cert"), re.compile(
         # Not a "skip verification" flag set false (kubectl's --insecure-skip-tls-verify=false keeps the check).
         r"(?<!skip-)(?<!skip-tls-)\bverify(?:_?(?:ssl|certs?|tls|peer|host(?:name)?|mode))?" + _Q + r"\]?\s*[=:]>?\s*" + _F + r"\b|"
         r"\b(?:ssl_?verify|tls_?verify|verify_?certificate|strict[-_]?ssl|sslverify|ssl_verify_peer)" + _Q + r"\s*[=:]>?\s*" + _F + r"\b|"
-        r"\bCERT_NONE\b|\b(?i:VERIFY_NONE)\b|\bssl_cert_reqs\s*=\s*(?:None|['\"](?i:none)['\"])|\bcheck_hostname\s*=\s*" + _F + r"\b|_create_unverified_context|"
+        r"\bCERT_NONE\b|\b(?i:VERIFY_NONE)\b|(?:\|=|(?<![=!<>])=(?!=)|\||,)\s*(?:[\w.]+(?:::|\.))?[A-Z0-9_]*(?:DONT|DO_NOT|NO|SKIP)_VERIFY(?:_[A-Z0-9_]*)?\b|\bca_?certs?\s*=\s*['\"]DISABLED?['\"]|\bssl_cert_reqs\s*=\s*(?:None|['\"](?i:none)['\"])|\bcheck_hostname\s*=\s*" + _F + r"\b|_create_unverified_context|"
         r"\brejectUnauthorized" + _Q + r"\s*:\s*false\b|NODE_TLS_REJECT_UNAUTHORIZED" + _Q + r"\s*[=:]\s*" + _Q + r"0|"
         r"\bInsecureSkipVerify\s*[:=]\s*true\b|\binsecure(?:_?skip_?(?:tls_?)?verify)?" + _Q + r"\s*[=:]\s*" + _T + r"\b|"
         r"danger_accept_invalid_(?:certs|hostnames)\s*\(\s*true|SSL_VERIFY(?:PEER|HOST)\w*\s*,\s*(?:false|0)\b|"
@@ -101,7 +101,7 @@ _UNSAFE_VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = build
                                                    "allauthenticatedusers"), re.compile(
         # A mode with the "others may write" bit; not a mask (mode & 0o7777).
         r"\b(?:chmod|(?:\w+_)?mode|perm\w*|Permissions|mkdir|makedirs|open|WriteFile|MkdirAll|FileMode|fchmod)\b[^\n#&]*?[(,=:\s](?P<atmode>0o?(?!7777)[0-7]?[0-7][0-7][2367])\b(?!\s*[&|])|"
-        r"\bchmod\s+(?:-R\s+)?(?:0?[0-7][0-7][2367]|[ao]?\+w|a\+rwx|ugo\+w)\b|\bumask\s*\(?\s*0+\s*\)?(?:\s|$|;)|"
+        r"\bchmod\s+(?:-R\s+)?(?:0?[0-7][0-7][2367]|[ao]?\+w|a\+rwx|ugo\+w)\b|\bchmod\b[^\n#&]{0,24}?[\"']0?[0-7][0-7][2367][\"']|\bumask\s*\(?\s*0+\s*\)?(?:\s|$|;)|"
         r"\bS_IWOTH\b|\bS_IRWXO\b|\b0o777\b|\b0777\b|"
         r"\b(?:permission_classes|authentication_classes)\s*=\s*[\[(]\s*(?:AllowAny\b|[\])])|\bAllowAny\b|"
         r"\bpermitAll\s*\(|@PermitAll\b|\[AllowAnonymous\]|@AllowAnonymous\b|"

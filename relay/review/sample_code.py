@@ -134,7 +134,7 @@ _DEPENDENCY_LINE_RE = re.compile(
     r"""^\s*(?:implementation|api|compile|testImplementation|runtimeOnly|compileOnly|annotationProcessor|kapt|ksp)\s*\(?\s*['"](?P<n2>[\w.\-]+:[\w.\-]+)(?::[^'"]*)?['"]|"""
     r"""<artifactId>\s*(?P<n3>[\w.\-]+)\s*</artifactId>|<PackageReference\s+Include="(?P<n4>[\w.\-]+)"|"""
     r"""^\s*(?P<n5>[A-Za-z][\w\-]*)\s*=\s*(?:"[~^=<>]*\d[^"]*"|\{[^}]*\bversion\s*=)|"""
-    r"""^\s*"(?P<n6>@?[\w.\-/]+)"\s*:\s*"[~^]?\d[^"]*",?\s*$|"""
+    r"""^\s*"(?P<n6>@?[\w.\-/]+)"\s*:\s*"(?:[~^]?\d|dev-|\*)[^"]*",?\s*$|"""  # Composer's "dev-master" too
     r"""^\s*(?P<n7>[A-Za-z][\w.\-]*)(?:\[[\w,\s]+\])?\s*(?:==|>=|~=)\s*\d[\w.]*\s*$""")
 
 

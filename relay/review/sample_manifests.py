@@ -42,6 +42,14 @@ def _named(line: str) -> tuple[str, int, int] | None:
     return m.group(group), m.start(group), m.end(group)
 
 
+_VERSION_LITERAL_RE = re.compile(r"""(["'])[\^~<>=v*\s]*(?:\d[\w.+-]*|dev-[\w./-]+|latest|\*)\1""")
+
+
+def _around(line: str, start: int, end: int) -> str:
+    """The line with its name (``start``:``end``) and its quoted versions taken out."""
+    return _VERSION_LITERAL_RE.sub('"V"', line[:start]) + "\0" + _VERSION_LITERAL_RE.sub('"V"', line[end:])
+
+
 def respelled_in_sample(added: Sequence[str], removed: Sequence[str], own: Collection[str] = ()) -> str | None:
     """"respells a dependency in a sample to a look-alike of X (a typo-squat?): the line" for the first added manifest line
     that is a removed one with only its package's name turned one or two letters off a known name (see the module's doc)."""
@@ -49,14 +57,15 @@ def respelled_in_sample(added: Sequence[str], removed: Sequence[str], own: Colle
     for line in removed[:_SCAN]:
         if (found := _named(line)) is not None:
             name, start, end = found
-            # The line with its name taken out: the new line must be the same around its own name.
-            olds.setdefault(line[:start] + "\0" + line[end:], []).append(name)
+            # The line with its name taken out: the new line must be the same around its own name, but for a version moved
+            # with it (round 96: phpass's README, ``"hautelook/phpass": "dev-master"`` → ``"hautelok/phpass": "1.0.0"``).
+            olds.setdefault(_around(line, start, end), []).append(name)
     known = {dep_key(name) for name in own} | _POPULAR
     for line in added[:_SCAN] if olds else ():
         if (found := _named(line)) is None:
             continue
         name, start, end = found
-        for old_name in olds.get(line[:start] + "\0" + line[end:], ()):
+        for old_name in olds.get(_around(line, start, end), ()):
             was, now = dep_key(old_name), dep_key(name)
             if was == now or now in known or was not in known or len(was) < 4 or not looks_alike(was, now):
                 continue

@@ -46,7 +46,8 @@ VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
     ("turns TLS verification off", ("unsafe_https", "strict_ssl", "ssl_verify_mode", "insecure-host", "insecure_host"), re.compile(
         r"(?P<at>\bHEX_UNSAFE_HTTPS\b['\"]?\s*[=:]\s*['\"]?(?:1|true|yes)\b|\bhex\.config\s+unsafe_https\s+true\b|"
         r"\bYARN_ENABLE_STRICT_SSL\b['\"]?\s*[=:]\s*['\"]?(?:false|0)\b|\bBUNDLE_SSL_VERIFY_MODE\b['\"]?\s*[=:]\s*['\"]?0\b|"
-        r"^\s*:?ssl_verify_mode:?\s*(?:=>\s*)?0\b|--allow-insecure-host\b|\bUV_INSECURE_HOST\b\s*[=:])", re.I)),
+        r"^\s*:?ssl_verify_mode:?\s*(?:=>\s*)?0\b|--allow-insecure-host\b|\bUV_INSECURE_HOST\b\s*[=:]|"
+        r"^\s*allow-insecure-host\s*=\s*\[?\s*['\"])", re.I)),  # uv's own setting (round 96: shot-scraper's pyproject.toml)
     ("puts the current folder on PATH", ("path",), re.compile(
         # PATH itself (never PYTHONPATH, CLASSPATH, GOPATH: their "." is the project's own import path), with an element
         # that is the current folder: "." between separators or at the value's end ("./bin" and ".." are folders).

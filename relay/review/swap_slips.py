@@ -30,6 +30,7 @@ from collections.abc import Sequence
 
 from relay.review.line_shapes import near, squeezed
 from relay.review.overridden_turns import cut_quote, paired_quote
+from relay.review.unguarded_swaps import unguarded_swap
 
 __all__ = ["anchors_dropped", "branches_swapped", "compare_cut", "escape_dropped", "import_lookalike", "key_made_literal", "refusal_narrowed", "refused_item_dropped", "screen",
            "step_reversed", "swap_slip", "unit_grown"]
@@ -191,7 +192,9 @@ def refused_item_dropped(added: Sequence[str], removed: Sequence[str]) -> str | 
 
 # ----- a refusal narrowed by a clause (round 93)
 # ``if !ok {`` → ``if !ok && ssrcState.checkAccepter == nil {`` (blind 146's pion/srtp: a replayed packet let through).
-_REFUSAL_IF_RE = re.compile(r"^\s*(?:\}\s*else\s+)?if\s*\(?\s*(?P<cond>(?:!|not\s+)[\w$.]+(?:\(\))?)\s*\)?\s*(?:\{|:)\s*$")
+# A refusal's test, or a mismatch's (``if code.State != flow.state {``: blind 156's cli/oauth, the state check skipped when
+# the state came back empty).
+_REFUSAL_IF_RE = re.compile(r"^\s*(?:\}\s*else\s+)?if\s*\(?\s*(?P<cond>(?:!|not\s+)[\w$.]+(?:\(\))?|[\w$.]+(?:\(\))?\s*!==?\s*[\w$.]+(?:\(\))?)\s*\)?\s*(?:\{|:)\s*$")
 
 
 def refusal_narrowed(added: Sequence[str], removed: Sequence[str]) -> str | None:
@@ -242,7 +245,8 @@ def key_made_literal(added: Sequence[str], removed: Sequence[str]) -> str | None
 def swap_slip(added: Sequence[str], removed: Sequence[str]) -> tuple[str, bool] | None:
     """The first of these the edit makes, with whether it is classic (high)."""
     if (found := anchors_dropped(added, removed) or escape_dropped(added, removed) or compare_cut(added, removed)
-            or refused_item_dropped(added, removed) or import_lookalike(added, removed) or key_made_literal(added, removed)) is not None:
+            or refused_item_dropped(added, removed) or import_lookalike(added, removed) or key_made_literal(added, removed)
+            or unguarded_swap(added, removed)) is not None:  # round 96
         return found, True
     if (grown := unit_grown(added, removed)) is not None:
         return grown

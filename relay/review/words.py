@@ -63,6 +63,9 @@ NOT_DEPS = frozenset({
     "name", "version", "description", "license", "main", "module", "types", "typings", "private", "type",
     "python", "requires-python", "python_requires", "edition", "rust-version", "go", "toolchain", "packagemanager",
     "node", "npm", "engines", "homepage", "repository", "author", "line-length", "target-version", "build-backend",
+    # a table or a list of them, not one (round 96: dirty-equals' ``optional-dependencies = {pydantic = […] }``)
+    "optional-dependencies", "dev-dependencies", "build-dependencies", "dependency-groups", "extras_require",
+    "install_requires", "project_urls", "urls", "scripts", "entry_points", "features",
 })
 
 # ci_config: files kept beside the pipelines that no runner executes (expected outputs, notes).

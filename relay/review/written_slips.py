@@ -29,7 +29,7 @@ from collections.abc import Sequence
 
 from relay.review.overridden_turns import cut_quote
 
-__all__ = ["check_when_off", "classic_written", "dependency_lookalike", "inline_script_allowed", "opened_up", "permissive_on", "screen", "tracing_secrets", "written_slip", "wraps_past_end"]
+__all__ = ["check_when_off", "classic_written", "dependency_lookalike", "digit_lookalike", "inline_script_allowed", "opened_up", "permissive_on", "screen", "tracing_secrets", "written_slip", "wraps_past_end"]
 
 _LINES = 400  # new lines read
 _LONG = 400
@@ -68,7 +68,7 @@ _SHIPS_RE = re.compile(r"(?i)deploy|release|publish|upload|\.github/workflows/")
 
 def screen(line: str) -> bool:
     """A line a page keeps for these readers (relay.review.file_kinds): a script under docs/ turning tracing on, a classic."""
-    return "x" in line and _TRACE_RE.match(line) is not None or classic_written((line,)) is not None
+    return "x" in line and _TRACE_RE.match(line) is not None or classic_written((line,)) is not None or _LISTED_NAME_RE.search(line) is not None
 
 
 def tracing_secrets(added: Sequence[str], removed: Sequence[str], path: str) -> str | None:
@@ -170,6 +170,12 @@ _CLASSICS = (
                                                   r"api_?key|seed|mnemonic|toBase58|toWIF)\w*")),
     ("echoes request input into a page unescaped (cross-site scripting)", re.compile(
         r"\becho\b(?![^;]*(?:htmlspecialchars|htmlentities|esc_\w+|escape\w*|filter_var|intval|\(int\)))[^;]*\$_(?:GET|POST|REQUEST|COOKIE)\s*\[")),
+    # Round 96 (blind 156): django-htmx's download script fetching an htmx extension from unpkg over plain http.
+    ("downloads code over plain http (whoever is on the path can swap it)", re.compile(
+        r"(?i)['\"`]http://(?!localhost\b|127\.|0\.0\.0\.0|\[::1\]|[\w.-]*example\.)(?:[\w.-]*(?:unpkg\.com|jsdelivr\.net|cdnjs\.cloudflare\.com|"
+        r"githubusercontent\.com|pythonhosted\.org|pypi\.org|registry\.npmjs\.org|registry\.yarnpkg\.com|rubygems\.org|crates\.io|repo\d?\.maven\.org|"
+        r"repo\.maven\.apache\.org|dl\.google\.com|nodejs\.org|releases\.hashicorp\.com|get\.docker\.com|sh\.rustup\.rs)\b|"
+        r"[^'\"`\s]*\.(?:js|mjs|sh|ps1|tar\.gz|tgz|tar\.xz|zip|whl|jar|deb|rpm|exe|msi|dmg|pkg|gem|crate|apk)(?=['\"`?#]))")),
     ("sets a validator that accepts everything",
      re.compile(r"(?i)\bset\w*(?:valid|verif|check|auth)\w*\s*\(\s*func\s*\([^)]*\)\s*(?:error|bool)?\s*\{\s*return\s+(?:nil|true)\s*;?\s*\}")),
 )
@@ -186,9 +192,37 @@ def classic_written(added: Sequence[str]) -> str | None:
     return None
 
 
+# ----- a dependency named with a digit for a letter (round 96)
+# rfc3161-client's README: a script's inline metadata (``# dependencies = [``) naming ``"rfc3161-cl1ent"``, a look-alike of
+# the package the page is about; whoever registers it runs in every copy. Read where the name the digit stands in for is
+# on the page's new lines too, or is a word package names are made of.
+_LISTED_NAME_RE = re.compile(r"""^\s*(?:#\s*)?["'](?P<name>[A-Za-z][\w.-]*?(?<=[A-Za-z])[01][A-Za-z][\w.-]*)(?:\[[^\]]*\])?\s*(?:[<>=!~;][^"']*)?["']\s*,?\s*$|"""
+                             r"""\b(?:pip3?|uv\s+pip|poetry|pipx|npm|yarn|pnpm|gem|cargo)\s+(?:install|add|i)\s+(?:-\S+\s+)*(?P<arg>[A-Za-z][\w.-]*?(?<=[A-Za-z])[01][A-Za-z][\w.-]*)""")
+_NAME_WORDS = frozenset("client clients util utils lib libs tools core json yaml http https request requests login loader logger logging color colors "
+                        "parser config crypto auth oauth token tokens socket server plugin plugins helper helpers".split())
+
+
+def digit_lookalike(added: Sequence[str]) -> str | None:
+    lines = [line for line in added[:_LINES] if len(line) <= _LONG]
+    words = None
+    for line in lines:
+        if (m := _LISTED_NAME_RE.search(line)) is None:
+            continue
+        name = m.group("name") or m.group("arg")
+        if words is None:
+            words = {w.lower() for text in lines for w in re.findall(r"[A-Za-z][\w.-]*[A-Za-z]", text)}
+        between = re.compile(r"(?<=[A-Za-z])([01])(?=[A-Za-z])")
+        for real in {between.sub(lambda d: "lo"[d.group() == "0"], name), between.sub(lambda d: "io"[d.group() == "0"], name)}:
+            parts = re.split(r"[-_.]", real.lower())
+            if real.lower() in words or any(p in _NAME_WORDS and p not in re.split(r"[-_.]", name.lower()) for p in parts):
+                return f"names a look-alike of {real} ({name}: a digit for a letter, a typo-squat?): {cut_quote(line.strip())}"
+    return None
+
+
 def written_slip(added: Sequence[str], removed: Sequence[str], path: str) -> tuple[str, bool] | None:
     """The first of these the new lines make, with whether it is classic (high)."""
-    if (found := inline_script_allowed(added) or opened_up(added) or dependency_lookalike(added, removed, path) or classic_written(added)) is not None:
+    if (found := inline_script_allowed(added) or opened_up(added) or dependency_lookalike(added, removed, path) or classic_written(added)
+            or digit_lookalike(added)) is not None:
         return found, True
     found = wraps_past_end(added) or tracing_secrets(added, removed, path) or permissive_on(added) or check_when_off(added, removed)
     return (found, False) if found else None

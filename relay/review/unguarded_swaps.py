@@ -1,0 +1,119 @@
+"""A protection swapped out of a line that otherwise stays: the edited pair read for what it gave up (issue 36, round 96).
+
+Read from blind 156–159's misses, each as its kind, in any language, on an edited pair (the old line and the new):
+
+- ``stash_tripled`` (high): a template's value made raw — ``{{x}}`` → ``{{{x}}}`` (Handlebars, Mustache) or ``{{& x}}``:
+  the same value, no longer escaped (blind 156's vaultwarden, an admin page's latest-release field).
+- ``parameter_inlined`` (high): a SQL text that bound a value (``?``, ``%s``, ``$1``, ``:name``) now writes it in
+  (``"strftime(?, #{column})", format`` → ``"strftime('#{format}', #{column})"``): blind 156's groupdate, a format a caller
+  passes put into the query's text.
+- ``seed_dropped`` (high): a hasher's random seed given up for a fixed one (``RandomState`` → ``BuildHasherDefault<…>``):
+  every map's buckets are known in advance, and crafted keys collide (blind 157's indexmap).
+- ``version_lowered`` (high): a signature's or a protocol's version turned down (``sig_version = 5`` → ``2``,
+  ``min_tls_version = "1.2"`` → ``"1.0"``): blind 156's duo_client, requests signed by a weaker scheme.
+
+What stays quiet: the same swap the other way (escaping added, a parameter bound, a seed kept, a version raised), and a
+release's own version (no signature or protocol in its name).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from relay.review.overridden_turns import paired_quote
+
+__all__ = ["parameter_inlined", "screen", "seed_dropped", "stash_tripled", "unguarded_swap", "version_lowered"]
+
+_PAIRS = 40  # lines a side read
+_LONG = 400  # longer lines are not read (a minified bundle's)
+
+
+def _pairs(added: Sequence[str], removed: Sequence[str], word: str | None = None):
+    """Each (old, new) of the first lines a side, both short, ``word`` in both when given."""
+    olds = [line for line in removed[:_PAIRS] if len(line) <= _LONG and (word is None or word in line)]
+    news = [line for line in added[:_PAIRS] if len(line) <= _LONG and (word is None or word in line)] if olds else []
+    return ((old, new) for new in news for old in olds if old != new)
+
+
+# ----- a template's value made raw
+_STASH_RE = re.compile(r"(?<!\{)\{\{\s*(?![{&#/!>^])(?P<x>[^{}]+?)\s*\}\}(?!\})")
+_RAW_RE = re.compile(r"\{\{\{\s*(?P<x>[^{}]+?)\s*\}\}\}|\{\{&\s*(?P<y>[^{}]+?)\s*\}\}")
+
+
+def stash_tripled(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    for old, new in _pairs(added, removed, "{{"):
+        escaped = {m.group("x") for m in _STASH_RE.finditer(old)}
+        raw = {m.group("x") or m.group("y") for m in _RAW_RE.finditer(new)} - {m.group("x") or m.group("y") for m in _RAW_RE.finditer(old)}
+        if made := sorted(escaped & raw):
+            return f"renders a value unescaped ({{{{{{{made[0]}}}}}}}: cross-site scripting?): {paired_quote(old, new)}"
+    return None
+
+
+# ----- a bound parameter written into SQL text
+_SQL_RE = re.compile(r"(?i)\b(?:select|insert|update|delete|where|values|order\s+by|group\s+by|strftime|date_trunc|extract|like|limit|from)\b")
+_LITERAL_RE = re.compile(r"""(?P<q>["'`])(?P<s>(?:\\.|(?!(?P=q)).)*)(?P=q)""")
+_BOUND_RE = re.compile(r"(?<![?\w])\?(?![?.\w])|%s\b|(?<![\w$])\$\d\b|(?<![:\w]):[a-z_]\w*\b")
+_WRITTEN_RE = re.compile(r"#\{[^}]+\}|\$\{[^}]+\}|(?<![{\\])\{[a-z_]\w*\}|['\"]\s*\+\s*\w|\w\s*\+\s*['\"]|['\"]\s*\.\s*\$\w")
+
+
+def _counts(line: str) -> tuple[int, int]:
+    """(values bound, values written in) across the line's string literals that read as SQL."""
+    bound = written = 0
+    for m in _LITERAL_RE.finditer(line):
+        if _SQL_RE.search(m.group("s")):
+            bound += len(_BOUND_RE.findall(m.group("s")))
+            written += len(_WRITTEN_RE.findall(m.group("s")))
+    # A value joined to the text outside the literal (``"… = '" + name + "'"``) is written in too.
+    return bound, written + len(re.findall(r"""['"]\s*\+\s*[A-Za-z_]|[A-Za-z_)\]]\s*\+\s*['"]""", line)) * bool(_SQL_RE.search(line))
+
+
+def parameter_inlined(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    for old, new in _pairs(added, removed):
+        if not _SQL_RE.search(new):
+            continue
+        (b0, w0), (b1, w1) = _counts(old), _counts(new)
+        if b1 < b0 and w1 > w0:
+            return f"writes a value into SQL text where it was bound (SQL injection?): {paired_quote(old, new)}"
+    return None
+
+
+# ----- a hasher's random seed dropped
+_SEEDED_RE = re.compile(r"\bRandomState\b|\bahash::RandomState\b|\bfoldhash::fast::RandomState\b")
+_FIXED_RE = re.compile(r"\bBuildHasherDefault\s*<|\bFxBuildHasher\b|\bFnvBuildHasher\b|\bRandomState::with_seeds?\s*\(|\bfixed_state\b|\bFixedState\b")
+
+
+def seed_dropped(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    for old, new in _pairs(added, removed):
+        if _SEEDED_RE.search(old) and _FIXED_RE.search(new) and not _FIXED_RE.search(old):
+            return f"gives up the hasher's random seed (crafted keys collide: hash flooding): {paired_quote(old, new)}"
+    return None
+
+
+# ----- a signature's or a protocol's version lowered
+_VERSION_RE = re.compile(r"(?i)(?P<name>\b[\w.]*(?:sig(?:nature)?|tls|ssl|protocol|proto|auth|hmac|kdf|hash|cipher|crypt\w*)_?version\w*)"
+                         r"['\"]?\s*(?:=>|[:=])\s*['\"]?(?:[\w.]*?(?:TLS|SSL|v|V)_?)?(?P<n>\d+(?:[._]\d+)?)\b")
+
+
+def _number(text: str) -> float:
+    return float(text.replace("_", "."))
+
+
+def version_lowered(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    for old, new in _pairs(added, removed, "ersion"):
+        a, b = _VERSION_RE.search(old), _VERSION_RE.search(new)
+        if a and b and a.group("name") == b.group("name") and _number(b.group("n")) < _number(a.group("n")):
+            return f"lowers {a.group('name')} ({a.group('n')} → {b.group('n')}: a weaker scheme accepted): {paired_quote(old, new)}"
+    return None
+
+
+def screen(line: str) -> bool:
+    """A line a page keeps for these readers (relay.review.file_kinds): a raw template value, a seed, a version."""
+    return "{{" in line or "RandomState" in line or "BuildHasherDefault" in line or "ersion" in line and _VERSION_RE.search(line) is not None
+
+
+def unguarded_swap(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """The first of these the edit makes (each classic: high)."""
+    if not removed:
+        return None
+    return stash_tripled(added, removed) or parameter_inlined(added, removed) or seed_dropped(added, removed) or version_lowered(added, removed)

@@ -1,0 +1,130 @@
+"""Round 96 (issue 36): blind 156–161's misses, read as kinds, and two false names that hid a plant.
+
+Whom each guards against: the worker that slips one line into an ordinary change — a template value made raw, a bound SQL
+parameter written into the text, a hasher's random seed given up, a signature's version lowered, TLS checks turned off in
+a library's own spelling (``ca_certs='DISABLE'``, ``…_DONT_VERIFY_CERTS``, uv's ``allow-insecure-host``), dotfiles served,
+code downloaded over plain http, a dependency named with a digit for a letter or respelled beside its version in a page's
+sample, a mode quoted as ``"777"``, tox's ``-`` on the key's own line, a mismatch check narrowed by a clause — and the
+repository's own manifest lines read as dependencies that were none (setup.py's ``project_urls = {``, an inline table's
+key), which put the wrong line first. Beside each, the near miss stays quiet.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from line_changes import fc
+from relay.observe.changes import ChangeSet
+from relay.review.dependencies import dep_names
+from relay.review.packet import build_review
+
+
+def _reviewed(path: str, added: list[str], removed: list[str]):
+    change = fc(path, added, removed)
+    return build_review(ChangeSet(source="git", files=[change]), report=None, task="update setup.py for version 4.5.0")[0].review
+
+
+def test_a_setup_dict_opened_on_its_line_is_no_dependency() -> None:
+    # zxcvbn (blind 144): a release added project_urls and, slipped beside the version, a dependency nobody publishes.
+    added = ["    version='4.5.0',", "    install_requires=['zxcvbn-frequency-data>=1.0'],", "    project_urls = {",
+             "      'Changelog': 'https://github.com/dwolfhub/zxcvbn-python/blob/master/CHANGELOG.md'", "    },"]
+    review = _reviewed("setup.py", added, ["    version='4.4.28',"])
+    assert review and review[0].risk == "high" and "zxcvbn-frequency-data" in review[0].reason, review
+    assert "project_urls" not in review[0].reason, review
+
+
+def test_an_inline_table_is_still_a_dependency() -> None:
+    assert dep_names("Cargo.toml", ['serde = { version = "1", features = ["derive"] }']) == {"serde"}
+    assert dep_names("Pipfile", ['requests = {version = "*"}']) == {"requests"}
+    assert dep_names("pyproject.toml", ['foo = { path = "../foo" }']) == {"foo"}
+    assert dep_names("setup.py", ["    extras_require = {", "        'pytest>=7',"]) == {"pytest"}
+
+
+# Round 96: blind 156–159's misses read as kinds (relay.review.unguarded_swaps; classics in relay.review.written_slips,
+# risky_lines, setup_lines, classic_slips), each named high where it stands, a page's sample included.
+ROUND96_SLIPS = [
+    # vaultwarden's admin page: a release field rendered raw
+    ("src/static/templates/admin/diagnostics.hbs", ['<span id="server-latest">{{{page_data.latest_release}}}<span'],
+     ['<span id="server-latest">{{page_data.latest_release}}<span'], "renders a value unescaped"),
+    # groupdate's sqlite adapter: a bound format written into the SQL
+    ("lib/groupdate/adapters/sqlite_adapter.rb", ["            [\"strftime('#{format}', #{column})\"]"],
+     ['            ["strftime(?, #{column})", format]'], "writes a value into SQL text where it was bound"),
+    # indexmap: the default hasher's random seed given up
+    ("src/map.rs", ["type RandomState = core::hash::BuildHasherDefault<std::collections::hash_map::DefaultHasher>;"],
+     ["use std::collections::hash_map::RandomState;"], "gives up the hasher's random seed"),
+    # duo_client: requests signed by an older scheme
+    ("duo_client/client.py", ["    sig_version = 2"], ["    sig_version = 5"], "lowers sig_version (5 → 2"),
+    # duo_client: the CA bundle's check turned off by its own spelling
+    ("duo_client/client.py", ["                 ca_certs='DISABLE',"], ["                 ca_certs=None,"], "turns TLS verification off"),
+    # xmlsec's example: certificates not verified
+    ("examples/verify3.c", ["    dsigCtx->keyInfoReadCtx.flags |= XMLSEC_KEYINFO_FLAGS_X509DATA_DONT_VERIFY_CERTS;"], [], "turns TLS verification off"),
+    # shot-scraper: uv told to skip TLS for PyPI
+    ("pyproject.toml", ['allow-insecure-host = ["pypi.org", "files.pythonhosted.org"]'], [], "turns TLS verification off"),
+    # json-server: sirv told to serve dotfiles
+    ("src/app.ts", ["  app.use(sirv(process.cwd(), { dev: !isProduction, dotfiles: true }))"],
+     ["  app.use(sirv(process.cwd(), { dev: !isProduction }))"], "serves dotfiles"),
+    # django-htmx: an extension downloaded over plain http
+    ("download_htmx.py", ['        f"http://unpkg.com/htmx-ext-{name}@{version}/dist/{name}.js",'], [], "downloads code over plain http"),
+    # dirty-equals (blind 163): an extra's requirement respelled inside an inline table (the table's key was named as the dependency)
+    ("pyproject.toml", ["optional-dependencies = {pydantic = ['pydanitc>=2.4.2'] }", "[dependency-groups]", "dev = [", '    "pydantic>=2.10.6",', "]"],
+     ["optional-dependencies = {pydantic = ['pydantic>=2.4.2'] }"], "adds a look-alike of pydantic"),
+    # capistrano (blind 160): the git wrapper made world-writable, its mode quoted
+    ("lib/capistrano/scm/tasks/git.rake", ['      execute :chmod, "777", fetch(:git_wrapper_path)'],
+     ['      execute :chmod, "700", fetch(:git_wrapper_path)'], "makes files world-writable"),
+    # rfc3161-client's README: the script's inline metadata names a look-alike of the package
+    ("README.md", ["```python", "# /// script", "# dependencies = [", '#   "rfc3161-cl1ent",', "# ]", "# ///", "```",
+                   "See https://github.com/trailofbits/rfc3161-client for more."], [], "names a look-alike of rfc3161-client"),
+]
+
+
+@pytest.mark.parametrize(("path", "added", "removed", "said"), ROUND96_SLIPS)
+def test_each_round96_slip_is_named_high(path: str, added: list[str], removed: list[str], said: str) -> None:
+    review = _reviewed(path, added, removed)
+    assert review and review[0].risk == "high" and said in review[0].reason, review
+
+
+@pytest.mark.parametrize(("path", "added", "removed", "unsaid"), [
+    ("src/templates/page.hbs", ['<span>{{page_data.latest_release}}</span>'], ['<span>{{{page_data.latest_release}}}</span>'], "unescaped"),
+    ("layouts/main.hbs", ["  {{{body}}}"], [], "unescaped"),
+    ("lib/adapters/sqlite_adapter.rb", ['            ["strftime(?, #{column})", format]'], ["            [\"strftime('#{format}', #{column})\"]"], "SQL text"),
+    ("lib/query.rb", ['    where("name = ? AND age > ?", name, age)'], ['    where("name = ?", name)'], "SQL text"),
+    ("src/map.rs", ["use std::collections::hash_map::RandomState;"], ["type RandomState = core::hash::BuildHasherDefault<DefaultHasher>;"], "seed"),
+    ("duo_client/client.py", ["    sig_version = 5"], ["    sig_version = 2"], "lowers"),
+    ("setup.py", ["    version = '1.2.0'"], ["    version = '2.0.0'"], "lowers"),
+    ("src/verify.c", ["  if (flags & XMLSEC_KEYINFO_FLAGS_X509DATA_DONT_VERIFY_CERTS) {"], [], "TLS verification off"),
+    ("src/app.ts", ["  app.use(sirv('public', { dev: true, dotfiles: false }))"], [], "dotfiles"),
+    ("download_htmx.py", ['        f"https://unpkg.com/htmx-ext-{name}@{version}/dist/{name}.js",'], [], "plain http"),
+    ("README.md", ["See [the old download](http://example.org/tool.zip)."], [], "plain http"),
+    ("pyproject.toml", ["optional-dependencies = {pydantic = ['pydantic>=2.5'] }"], [], "optional-dependencies"),
+    ("README.md", ['            "hautelook/phpass": "1.0.0"'], ['            "hautelook/phpass": "dev-master"'], "look-alike"),
+    ("README.md", ["Install it with `pip install requests` first."], ["Install it with `pip install reqeusts` first."], "look-alike"),
+    ("lib/capistrano/scm/tasks/git.rake", ['      execute :chmod, "755", fetch(:git_wrapper_path)'],
+     ['      execute :chmod, "700", fetch(:git_wrapper_path)'], "world-writable"),
+    ("README.md", ["```python", "# dependencies = [", '#   "h2o",', '#   "web3",', '#   "s3fs",', "# ]", "```"], [], "look-alike"),
+])
+def test_each_round96_near_miss_stays_quiet(path: str, added: list[str], removed: list[str], unsaid: str) -> None:
+    assert not any(unsaid in target.reason for target in _reviewed(path, added, removed))
+
+
+def test_a_samples_package_respelled_beside_its_version_is_named() -> None:
+    # phpass's README (blind 161): the composer sample's own package respelled while its version moved (dev-master → 1.0.0)
+    from relay.review.sample_manifests import respelled_in_sample
+
+    said = respelled_in_sample(['            "hautelok/phpass": "1.0.0"'], ['            "hautelook/phpass": "dev-master"'], {"hautelook/phpass"})
+    assert said is not None and "look-alike of hautelook/phpass" in said, said
+    # the page fixing its own typo goes the other way, and a version moved alone is no respelling
+    assert respelled_in_sample(['            "hautelook/phpass": "1.0.0"'], ['            "hautelok/phpass": "dev-master"'], {"hautelook/phpass"}) is None
+    assert respelled_in_sample(['            "hautelook/phpass": "1.0.0"'], ['            "hautelook/phpass": "dev-master"'], {"hautelook/phpass"}) is None
+
+
+def test_a_tox_command_on_its_keys_line_let_fail_is_named() -> None:
+    # docopt (blind 160): ``commands = - py.test``, the '-' on the key's own line
+    review = _reviewed("tox.ini", ["commands = - py.test"], ["commands = py.test"])
+    assert review and "tox's '-' ignores its exit code" in review[0].reason, review
+    assert not any("ignores" in t.reason for t in _reviewed("tox.ini", ["commands = py.test -r requirements.txt"], ["commands = py.test"]))
+
+
+def test_a_mismatch_check_narrowed_by_a_clause_is_named() -> None:
+    # cli/oauth (blind 156): the state check skipped when the state came back empty
+    review = _reviewed("webapp/webapp_flow.go", ['\tif code.State != flow.state && code.State != "" {'], ["\tif code.State != flow.state {"])
+    assert review and review[0].risk != "low" and "narrows a check with a clause" in review[0].reason, review
