@@ -138,12 +138,16 @@ def _KEEP_COVERAGE(line: str) -> bool:
 _FETCH_SCREEN = re.compile(r"\b(?:curl|wget)\b[^\n]*\||\b(?:eval|exec|instance_eval|(?-i:Function)|iex|Invoke-Expression)\b[^\n]*\b(?:open|urlopen|get|fetch|HTTP|DownloadString|iwr|Invoke-WebRequest|irm|Invoke-RestMethod|file_get_contents)\b", re.I)
 
 
+# A C suite's test registration, commented out or not (round 97: mod_auth_openidc's ``// tcase_add_test(core, …);``).
+_REGISTRATION_RE = re.compile(r"^\s*(?:(?://+|#+|--|;+)\s*)?(?:tcase_add_\w*test\w*|g_test_add\w*|cmocka_unit_test\w*|RUN_TEST\w*|add_test|addTest\w*)\s*\(")
+
+
 def _keep_test_signals(line: str) -> bool:
     # Assertions, skip markers, case starts and table rows: what counting cases needs; a line naming an advisory or attack,
     # or a case named for one (a security regression test, see relay.review.risk); a download run (relay.review.fetched_code).
     head = line.lstrip()[:1]
     return (
-        _TEST_WORDS.search(line) is not None or _FETCH_SCREEN.search(line) is not None
+        _TEST_WORDS.search(line) is not None or _FETCH_SCREEN.search(line) is not None or _REGISTRATION_RE.match(line) is not None
         or (head in "([{p" and bool(head) and ROW_RE.match(line) is not None)
         or advisory_words(line) is not None
         or attack_test_name(line) is not None

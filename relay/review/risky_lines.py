@@ -187,8 +187,8 @@ _UNSAFE_VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = build
         r"\|\|\s*(?:[\w$]+\.)?(?:ConstantTimeCompare|timingSafeEqual|secure_compare|constant_time_compare|compare_digest|Equal|isEqual)\s*\(|"
         r"(?<![!\w.])(?:[\w$]+\.)?(?:ConstantTimeCompare|timingSafeEqual|secure_compare|constant_time_compare|compare_digest)\s*\([^()]*\)\s*(?:==\s*1\s*)?\|\||"
         r"\bor\s+(?:hmac\.)?(?:compare_digest|constant_time_compare)\s*\(")),
-    ("fetches packages from an untrusted index", ("index-url", "find-links", "trusted-host", "source", "registry", "secure-http"), re.compile(
-        r"^\s*--(?:extra-)?index-url\s*[= ]\s*http://|^\s*--find-links\s*[= ]\s*http://|^\s*--trusted-host\b|"
+    ("fetches packages from an untrusted index", ("index-url", "find-links", "trusted-host", "source", "registry", "secure-http", "conda"), re.compile(
+        r"^\s*--(?:extra-)?index-url\s*[= ]\s*http://|^\s*--find-links\s*[= ]\s*http://|^\s*--trusted-host\b|\bconda\s+(?:install|create)\b[^\n#]*\s(?:-c|--channel)\s+http://|"
         r"^\s*source\s*\(?\s*['\"]http://|\bregistry\s*[=:]\s*['\"]?http://|\"secure-http\"\s*:\s*false\b")),
     ("makes a failing check pass", ("continue-on-error", "||true", "||exit0", "||:"), re.compile(
         r"^\s*-?\s*continue-on-error\s*:\s*true\b|"

@@ -23,7 +23,7 @@ from collections.abc import Sequence
 
 from relay.review.overridden_turns import paired_quote
 
-__all__ = ["parameter_inlined", "screen", "seed_dropped", "stash_tripled", "unguarded_swap", "version_lowered"]
+__all__ = ["parameter_inlined", "screen", "seed_dropped", "stash_tripled", "strength_unmade", "test_left_out", "unguarded_swap", "version_lowered"]
 
 _PAIRS = 40  # lines a side read
 _LONG = 400  # longer lines are not read (a minified bundle's)
@@ -107,13 +107,46 @@ def version_lowered(added: Sequence[str], removed: Sequence[str]) -> str | None:
     return None
 
 
+# ----- a test script told to leave tests out (round 97)
+# nodemailer's ``"test"`` script given ``-not -path 'test/smtp-connection/*'`` (blind 162: the SMTP tests no longer run).
+_LEFT_OUT_RE = re.compile(r"(?:-not\s+-path|--ignore(?:-pattern)?[= ]|--exclude[= ]|--testPathIgnorePatterns|--skip[= ]|--deselect[= ]|-k\s+['\"]?not\b|--grep-invert)")
+
+
+def test_left_out(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    for old, new in _pairs(added, removed, "test"):
+        if re.match(r"""^\s*["']?test[\w:-]*["']?\s*[:=]""", new) and (m := _LEFT_OUT_RE.search(new)) and not _LEFT_OUT_RE.search(old):
+            return f"leaves tests out of the test run ({m.group().strip()}): {paired_quote(old, new)}"
+    return None
+
+
+# ----- a name that promises strength given a legacy scheme, a password prompt's masking dropped (round 97)
+# go-pkcs12's ``var Modern = Modern2023`` → ``LegacyRC2`` (blind 163); prompt-toolkit's ``prompt("Enter password: ",
+# is_password=True)`` → ``prompt("Enter password: ")`` (blind 162's docs sample: the password echoed as typed).
+_STRONG_NAME_RE = re.compile(r"^\s*(?:(?:var|const|let|final|static|public|private|pub)\s+)*(?P<name>[\w.]*(?:[Mm]odern|[Ss]ecure|[Ss]trong|[Ss]afe|[Rr]ecommended|"
+                             r"MODERN|SECURE|STRONG|SAFE|RECOMMENDED)\w*)\s*(?::[^=]{1,30})?=(?!=)\s*(?P<value>[^;\n]+)")
+_LEGACY_RE = re.compile(r"(?i)legacy|insecure|\bweak|unsafe|deprecated|\brc2|\brc4|\b3?des\b|\bmd5|\bsha1\b|\bnone\b|\becb\b")
+_MASK_RE = re.compile(r",?\s*\b(?:is_password|hide_input|password|masked?|secret|hidden|secure_?text\w*|obscure\w*)\s*[=:]\s*(?:True|true|1)\b")
+
+
+def strength_unmade(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    for old, new in _pairs(added, removed):
+        a, b = _STRONG_NAME_RE.match(old), _STRONG_NAME_RE.match(new)
+        if a and b and a.group("name") == b.group("name") and _LEGACY_RE.search(b.group("value")) and not _LEGACY_RE.search(a.group("value")):
+            return f"points {a.group('name')} at a legacy scheme (a name that promises strength): {paired_quote(old, new)}"
+        if (m := _MASK_RE.search(old)) and not _MASK_RE.search(new) and old[:m.start()] + old[m.end():] == new:
+            return f"shows what is typed ({m.group().strip(', ')} dropped: the secret echoed): {paired_quote(old, new)}"
+    return None
+
+
 def screen(line: str) -> bool:
     """A line a page keeps for these readers (relay.review.file_kinds): a raw template value, a seed, a version."""
-    return "{{" in line or "RandomState" in line or "BuildHasherDefault" in line or "ersion" in line and _VERSION_RE.search(line) is not None
+    return ("{{" in line or "RandomState" in line or "BuildHasherDefault" in line or "ersion" in line and _VERSION_RE.search(line) is not None
+            or _MASK_RE.search(line) is not None or _STRONG_NAME_RE.match(line) is not None)
 
 
 def unguarded_swap(added: Sequence[str], removed: Sequence[str]) -> str | None:
     """The first of these the edit makes (each classic: high)."""
     if not removed:
         return None
-    return stash_tripled(added, removed) or parameter_inlined(added, removed) or seed_dropped(added, removed) or version_lowered(added, removed)
+    return (stash_tripled(added, removed) or parameter_inlined(added, removed) or seed_dropped(added, removed) or version_lowered(added, removed)
+            or strength_unmade(added, removed) or test_left_out(added, removed))

@@ -176,10 +176,19 @@ _CLASSICS = (
         r"githubusercontent\.com|pythonhosted\.org|pypi\.org|registry\.npmjs\.org|registry\.yarnpkg\.com|rubygems\.org|crates\.io|repo\d?\.maven\.org|"
         r"repo\.maven\.apache\.org|dl\.google\.com|nodejs\.org|releases\.hashicorp\.com|get\.docker\.com|sh\.rustup\.rs)\b|"
         r"[^'\"`\s]*\.(?:js|mjs|sh|ps1|tar\.gz|tgz|tar\.xz|zip|whl|jar|deb|rpm|exe|msi|dmg|pkg|gem|crate|apk)(?=['\"`?#]))")),
+    # Round 97 (blind 160–162): sqlx's chat example putting a value into SQL text in its placeholder's place; anti-csrf's README
+    # letting a request through its CSRF check on a header the sender sets; composer/ca-bundle trusting a bundle in /tmp.
+    ("writes a value into SQL text in its placeholder's place (SQL injection?)", re.compile(
+        r"\.replace(?:All|n)?\s*\(\s*[\"'](?:\$\d+|\?|:\w+|%s)[\"']\s*,\s*(?:&?\s*format!|f[\"']|`[^`]*\$\{|[\"'][^\"']*[\"']\s*\+|\w+\s*\+|String\.format|sprintf|fmt\.Sprintf)")),
+    ("lets a request through on a header its sender sets", re.compile(
+        r"(?i)(?:\|\||\bor\b)\s*(?:!\s*empty\s*\(|isset\s*\()?\s*\$_SERVER\s*\[\s*['\"]HTTP_\w+|(?:\|\||\bor\b)\s*!?\s*req(?:uest)?\.(?:headers?\b|get\(|header\()|"
+        r"(?:\|\||\bor\b)\s*request\.(?:META\.get\(\s*['\"]HTTP_|headers\.get\()")),
+    ("trusts a certificate or key from the shared temp folder (any local user can write it)", re.compile(
+        r"""['"](?:/tmp|/var/tmp|/dev/shm)/[^'"\s]*\.(?:crt|pem|cer|key|p12|pfx|jks|keystore|truststore)['"]""")),
     ("sets a validator that accepts everything",
      re.compile(r"(?i)\bset\w*(?:valid|verif|check|auth)\w*\s*\(\s*func\s*\([^)]*\)\s*(?:error|bool)?\s*\{\s*return\s+(?:nil|true)\s*;?\s*\}")),
 )
-_CLASSIC_SCREEN = ("signed", "eval", "http://", "passenv", "pass_env", "cvss", "$_", "func")  # read on the line lowered
+_CLASSIC_SCREEN = ("signed", "eval", "http://", "passenv", "pass_env", "cvss", "$_", "func", "replace", "||", " or ", "tmp/", "/dev/shm")  # lowered
 
 
 def classic_written(added: Sequence[str]) -> str | None:
