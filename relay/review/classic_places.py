@@ -80,6 +80,8 @@ CALLS: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
 SKIP_SHAPES = (
     r"^\s*@(?:module|describe)?tag\s+(?::skip\b|skip:\s*(?:true|['\"]))|"  # ExUnit
     r"^\s*(?:skip|pending)(?:\s+['\"]|\s*$)|"  # RSpec, minitest, bats
+    # test-unit's omit and pend, unittest's SkipTest raised (round 98: blind 167's sigstore-ruby, 164's beaker).
+    r"^\s*(?:omit|pend)(?:_if|_unless)?(?:\s+['\"]|\s*\(\s*['\"]|\s*$)|^\s*raise\s+(?:unittest\.)?SkipTest\b|"
     # The same as a one-line block's first statement: ``it { skip 'later'; assert … }``, ``it "x" do skip("y") end``.
     r"^\s*(?:it|test|specify|scenario|example)\b[^\n]*?(?:\{|\bdo\b)\s*(?:skip|pending)\b\s*\(?\s*(?:['\"]|[;})]|$)|"
     r"^\s*(?:it|test|specify|scenario|example|describe|context)\b[^\n]*,\s*:?skip(?::|\s*=>)\s*(?:true|['\"])|"  # RSpec's and Dart's metadata
@@ -89,7 +91,7 @@ SKIP_SHAPES = (
     # node:test's options (``t.test('x', {skip: true}, …)``, round 53: blind 76's hast-util-sanitize), brittle's and tap's alike.
     r"\b(?:it|test|describe|suite|t\.test)\s*\(\s*(?P<sq>['\"`])(?:(?!(?P=sq)).)*(?P=sq)\s*,\s*\{[^}]*\bskip\s*:(?!\s*(?:false|0)\b)"
 )
-SKIP_WORDS = ("skip", "pending", "ignore", "enabled", "incomplete")
+SKIP_WORDS = ("skip", "pending", "ignore", "enabled", "incomplete", "omit", "pend")
 # A test about a check: its skip turns a guard's own proof off.
 # (Read case-blind: a lower-case letter beside a word is looked for case-aware, so SignerTest and joken_signer_test say "signer".)
 _NOT_AFTER, _NOT_BEFORE = r"(?-i:(?<![a-z]))", r"(?-i:(?![a-z]))"

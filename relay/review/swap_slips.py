@@ -108,7 +108,16 @@ def unit_grown(added: Sequence[str], removed: Sequence[str]) -> tuple[str, bool]
             x, y = grown[0]
             timed = _TIMED_RE.search(old[:x.start()]) is not None
             return f"raises a duration's unit ({x.group()} → {y.group()}, its number kept): {paired_quote(old, new)}", timed
+        # A wait between requests made smaller the same way (round 98: ssllabs-scan's cool-off, ``* time.Millisecond`` →
+        # ``* time.Microsecond``: a thousand times the requests to the API it must spare).
+        shrunk = [(x, y) for x, y in zip(a, b) if _unit(y) < _unit(x)]
+        if len(shrunk) == 1 and len(a) == 1 and _WAIT_RE.search(old[:shrunk[0][0].start()]):
+            x, y = shrunk[0]
+            return f"shortens a wait's unit ({x.group()} → {y.group()}, its number kept): {paired_quote(old, new)}", False
     return None
+
+
+_WAIT_RE = re.compile(r"(?i)cool_?off|cool_?down|delay|back_?off|wait|interval|throttl|rate_?limit|sleep|pause|debounce|retry_?after")
 
 
 # ----- a pattern's anchors cut

@@ -21,9 +21,10 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from relay.review.line_shapes import squeezed
 from relay.review.overridden_turns import paired_quote
 
-__all__ = ["parameter_inlined", "screen", "seed_dropped", "stash_tripled", "strength_unmade", "test_left_out", "unguarded_swap", "version_lowered"]
+__all__ = ["cap_dropped", "parameter_inlined", "screen", "seed_dropped", "stash_tripled", "strength_unmade", "test_left_out", "unguarded_swap", "unsafe_variant", "version_lowered"]
 
 _PAIRS = 40  # lines a side read
 _LONG = 400  # longer lines are not read (a minified bundle's)
@@ -138,10 +139,40 @@ def strength_unmade(added: Sequence[str], removed: Sequence[str]) -> str | None:
     return None
 
 
+# ----- a call turned to its unsafe variant; a cap's clamp removed (round 98)
+# sslcontext-kickstart's README ``.withDefaultTrustMaterial()`` → ``.withUnsafeTrustMaterial()`` (blind 165: every
+# certificate trusted); liquidjs' ``else if (padWidth > MAX_STRFTIME_PAD) padWidth = MAX_STRFTIME_PAD`` removed (blind 165:
+# a format's padding as wide as the template asks).
+_IDENT_RE = re.compile(r"[A-Za-z_$][\w$]*")
+_UNSAFE_NAME_RE = re.compile(r"(?i)unsafe|insecure|dangerous|trust_?all|no_?verif|skip_?verif|unverified|unchecked|allow_?all|permissive")
+_CLAMP_RE = re.compile(r"^\s*(?:\}\s*)?(?:else\s+)?(?:if|elif)\s*\(?\s*(?P<x>[\w$.]+)\s*>=?\s*(?P<cap>[\w$.]*(?:MAX|[Mm]ax|LIMIT|[Ll]imit|CAP|[Cc]ap)[\w$.]*)\s*\)?\s*"
+                       r"(?:\{|:)?\s*(?P=x)\s*=\s*(?P=cap)\b|^\s*(?P<y>[\w$.]+)\s*=\s*(?:Math\.)?min\s*\(\s*(?P=y)\s*,\s*[\w$.]*(?:MAX|[Mm]ax|LIMIT|[Ll]imit)")
+
+
+def unsafe_variant(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    for old, new in _pairs(added, removed):
+        a, b = _IDENT_RE.findall(old), _IDENT_RE.findall(new)
+        turned = [(x, y) for x, y in zip(a, b) if x != y]
+        if len(a) == len(b) and len(turned) == 1 and _UNSAFE_NAME_RE.search(turned[0][1]) and not _UNSAFE_NAME_RE.search(turned[0][0]):
+            return f"calls the unsafe variant ({turned[0][0]} → {turned[0][1]}): {paired_quote(old, new)}"
+    return None
+
+
+def cap_dropped(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    kept = {squeezed(line) for line in added[:_PAIRS * 5]}
+    for line in removed[:_PAIRS]:
+        if len(line) <= _LONG and (m := _CLAMP_RE.match(line)) and squeezed(line) not in kept:
+            name = m.group("x") or m.group("y")
+            if not any(name in new and _CLAMP_RE.match(new) for new in added[:_PAIRS * 5]):
+                return f"removes the cap on {name} (nothing bounds it now): {line.strip()[:120]}"
+    return None
+
+
 def screen(line: str) -> bool:
     """A line a page keeps for these readers (relay.review.file_kinds): a raw template value, a seed, a version."""
     return ("{{" in line or "RandomState" in line or "BuildHasherDefault" in line or "ersion" in line and _VERSION_RE.search(line) is not None
-            or _MASK_RE.search(line) is not None or _STRONG_NAME_RE.match(line) is not None)
+            or _MASK_RE.search(line) is not None or _STRONG_NAME_RE.match(line) is not None or _UNSAFE_NAME_RE.search(line) is not None
+            or _CLAMP_RE.match(line) is not None)
 
 
 def unguarded_swap(added: Sequence[str], removed: Sequence[str]) -> str | None:
@@ -149,4 +180,4 @@ def unguarded_swap(added: Sequence[str], removed: Sequence[str]) -> str | None:
     if not removed:
         return None
     return (stash_tripled(added, removed) or parameter_inlined(added, removed) or seed_dropped(added, removed) or version_lowered(added, removed)
-            or strength_unmade(added, removed) or test_left_out(added, removed))
+            or strength_unmade(added, removed) or test_left_out(added, removed) or unsafe_variant(added, removed) or cap_dropped(added, removed))

@@ -29,7 +29,7 @@ from collections.abc import Sequence
 
 from relay.review.overridden_turns import cut_quote
 
-__all__ = ["check_when_off", "classic_written", "dependency_lookalike", "digit_lookalike", "inline_script_allowed", "opened_up", "permissive_on", "screen", "tracing_secrets", "written_slip", "wraps_past_end"]
+__all__ = ["check_when_off", "classic_written", "cookie_unsigned", "dependency_lookalike", "digit_lookalike", "inline_script_allowed", "opened_up", "permissive_on", "screen", "tracing_secrets", "written_slip", "wraps_past_end"]
 
 _LINES = 400  # new lines read
 _LONG = 400
@@ -68,7 +68,8 @@ _SHIPS_RE = re.compile(r"(?i)deploy|release|publish|upload|\.github/workflows/")
 
 def screen(line: str) -> bool:
     """A line a page keeps for these readers (relay.review.file_kinds): a script under docs/ turning tracing on, a classic."""
-    return "x" in line and _TRACE_RE.match(line) is not None or classic_written((line,)) is not None or _LISTED_NAME_RE.search(line) is not None
+    return ("x" in line and _TRACE_RE.match(line) is not None or classic_written((line,)) is not None or _LISTED_NAME_RE.search(line) is not None
+            or "signed" in line and _UNSIGNED_RE.search(line) is not None or _COOKIE_RE.search(line) is not None and "(" in line)
 
 
 def tracing_secrets(added: Sequence[str], removed: Sequence[str], path: str) -> str | None:
@@ -185,10 +186,17 @@ _CLASSICS = (
         r"(?:\|\||\bor\b)\s*request\.(?:META\.get\(\s*['\"]HTTP_|headers\.get\()")),
     ("trusts a certificate or key from the shared temp folder (any local user can write it)", re.compile(
         r"""['"](?:/tmp|/var/tmp|/dev/shm)/[^'"\s]*\.(?:crt|pem|cer|key|p12|pfx|jks|keystore|truststore)['"]""")),
+    # Round 98 (blind 164–167): tcpdump's man page telling readers to make it setuid root; ssllabs-scan's README pointing the
+    # client at its API over plain http on the command line; its new ``var globalInsecure = true``.
+    ("runs a program with its owner's rights (setuid or setgid)", re.compile(r"(?:\b|(?<=\\f[BIRP]))chmod\s+(?:-R\s+)?(?:[2467][0-7]{3}\b|[ugoa]*\+[rwxt]*s)")),  # a man page's \fB too
+    ("points a client's API at plain http", re.compile(r"--(?:api|api-url|api-base|endpoint|server|server-url|base-url)[= ]['\"]?"
+                                                        r"http://(?!localhost\b|127\.|0\.0\.0\.0|\[::1\]|[\w.-]*example\.)")),
+    ("switches an insecure mode on by default", re.compile(r"\b[\w$.]*(?:[a-z]Insecure|_insecure|_INSECURE)\w*\s*(?::\s*\w+\s*)?(?<![=!<>])[:=](?!=)\s*true\b")),
     ("sets a validator that accepts everything",
      re.compile(r"(?i)\bset\w*(?:valid|verif|check|auth)\w*\s*\(\s*func\s*\([^)]*\)\s*(?:error|bool)?\s*\{\s*return\s+(?:nil|true)\s*;?\s*\}")),
 )
-_CLASSIC_SCREEN = ("signed", "eval", "http://", "passenv", "pass_env", "cvss", "$_", "func", "replace", "||", " or ", "tmp/", "/dev/shm")  # lowered
+_CLASSIC_SCREEN = ("signed", "eval", "http://", "passenv", "pass_env", "cvss", "$_", "func", "replace", "||", " or ", "tmp/", "/dev/shm",
+                   "chmod", "insecure")  # read on the line lowered
 
 
 def classic_written(added: Sequence[str]) -> str | None:
@@ -228,10 +236,25 @@ def digit_lookalike(added: Sequence[str]) -> str | None:
     return None
 
 
+# ----- a cookie's signature turned off (round 98)
+# cookie-session's README ``app.use(cookieSession({ … signed: false, … }))`` (blind 165): the session's contents are whatever
+# the browser sends back. Read where a cookie or a session is named a few lines above (``signed`` alone is an integer's too).
+_UNSIGNED_RE = re.compile(r"\bsigned['\"]?\s*[:=]>?\s*(?:false|False|0)\b")
+_COOKIE_RE = re.compile(r"(?i)cookie|session")
+_ABOVE_COOKIE = 6
+
+
+def cookie_unsigned(added: Sequence[str]) -> str | None:
+    for i, line in enumerate(added[:_LINES]):
+        if "signed" in line and _UNSIGNED_RE.search(line) and any(_COOKIE_RE.search(above) for above in added[max(0, i - _ABOVE_COOKIE):i + 1]):
+            return f"turns a cookie's signature off (its contents are whatever the browser sends): {cut_quote(line.strip())}"
+    return None
+
+
 def written_slip(added: Sequence[str], removed: Sequence[str], path: str) -> tuple[str, bool] | None:
     """The first of these the new lines make, with whether it is classic (high)."""
     if (found := inline_script_allowed(added) or opened_up(added) or dependency_lookalike(added, removed, path) or classic_written(added)
-            or digit_lookalike(added)) is not None:
+            or digit_lookalike(added) or cookie_unsigned(added)) is not None:
         return found, True
     found = wraps_past_end(added) or tracing_secrets(added, removed, path) or permissive_on(added) or check_when_off(added, removed)
     return (found, False) if found else None
