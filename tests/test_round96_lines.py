@@ -220,3 +220,13 @@ def test_a_mismatch_check_narrowed_by_a_clause_is_named() -> None:
     # cli/oauth (blind 156): the state check skipped when the state came back empty
     review = _reviewed("webapp/webapp_flow.go", ['\tif code.State != flow.state && code.State != "" {'], ["\tif code.State != flow.state {"])
     assert review and review[0].risk != "low" and "narrows a check with a clause" in review[0].reason, review
+
+
+def test_a_vendor_src_folder_is_vendored_code() -> None:
+    # dynaconf (blind 166): a vendored YAML library under vendor_src/ — its own loaders and setup.py read high as the
+    # project's source — outranked the project's own safe_load → load, out of the top 8 among 156 files.
+    from relay.review.path_kinds import file_kind, is_vendored_code
+
+    for path in ("dynaconf/vendor_src/ruamel/yaml/main.py", "lib/vendors/yaml/loader.py", "pkg/vendor-src/x.go"):
+        assert file_kind(path) == "generated" and is_vendored_code(path), path
+    assert file_kind("dynaconf/default_settings.py") == "source"

@@ -202,11 +202,12 @@ _EXAMPLE_DIRS = {"example", "examples", "demo", "demos", "sample", "samples", "t
 # Output and other people's code: vendored copies (pip's "_vendor", joblib's "externals") are
 # reviewed upstream; in a change they are a dependency update, not the project's source.
 _GENERATED_DIRS = {
-    "dist", "node_modules", "vendor", "_vendor", "vendored", "third_party", "third-party", "thirdparty", "externals",
-    "__snapshots__", "tap-snapshots", "__generated__", "generated", "gen",
+    "dist", "node_modules", "vendor", "_vendor", "vendored", "vendors", "vendor_src", "vendor-src", "third_party", "third-party", "thirdparty",
+    "externals", "__snapshots__", "tap-snapshots", "__generated__", "generated", "gen",
 }
 # Of those, the folders of other people's source: a worker can hide a line there as well as anywhere, so its lines are read.
-_VENDORED_DIRS = {"vendor", "_vendor", "vendored", "third_party", "third-party", "thirdparty", "externals"}
+# (dynaconf's "vendor_src", blind 166: a vendored YAML library's own loaders outranked the project's safe_load → load.)
+_VENDORED_DIRS = {"vendor", "_vendor", "vendored", "vendors", "vendor_src", "vendor-src", "third_party", "third-party", "thirdparty", "externals"}
 _GENERATED_NAMES = ("*.min.js", "*.min.css", "*.map", "*_pb2.py", "*_pb2_grpc.py", "*.pb.go", "*.generated.*", "*.g.dart", "*.snap")
 
 
