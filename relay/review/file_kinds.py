@@ -246,7 +246,7 @@ def _keep_doc_signals(line: str) -> bool:
 def _keep_skips_or_risky(line: str) -> bool:
     # Settings, build files, other languages' examples: a skip, a maybe-risky line, an image, a lifetime or a port (round 17);
     # a line relay.review.any_language may pair (relay.review.any_screen), in a language no reader claims (a Vim plugin, an Apache .conf: round 30).
-    return _KEEP_SKIPS(line) or risky_screen(line) or bool(IMAGE_LINE_RE.search(line) or CONTAINER_USER_RE.search(line)) or subtle_turns.screen(line) or one_token_turns.screen(line) or vanishing_checks.screen(line) or package_values.screen(line) or any_screen.screen(line)
+    return _KEEP_SKIPS(line) or risky_screen(line) or unguarded_swaps.GUARD_WORD_RE.search(line) is not None or bool(IMAGE_LINE_RE.search(line) or CONTAINER_USER_RE.search(line)) or subtle_turns.screen(line) or one_token_turns.screen(line) or vanishing_checks.screen(line) or package_values.screen(line) or any_screen.screen(line)
 
 
 def rule_lines(change: FileChange) -> FileChange:

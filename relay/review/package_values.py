@@ -28,6 +28,7 @@ from typing import Any
 
 from relay.core.contracts import FileChange
 from relay.review.content_kinds import reading_path
+from relay.review.unguarded_swaps import guard_unlisted
 from relay.review.kind_values import KIND_EXAMPLES, SCREEN_RE as _KIND_SCREEN_RE, block_off, digest_dropped, failures_ignored, git_locked, ref_unpinned, test_commented
 from relay.review.line_shapes import clipped
 
@@ -165,7 +166,7 @@ def package_value(kind: str, path: str, added: Sequence[str], removed: Sequence[
     if kind == "lockfile":
         return _registry_swapped(added, removed) or git_locked(added, removed, written)
     # A build file's, a manifest's or a data file's (a Meson wrap) line read by its value, not by the file's kind (round 33).
-    built = (ref_unpinned(added, removed) or test_commented(added, removed)) if kind in ("build", "manifest", "data") else None
+    built = (ref_unpinned(added, removed) or test_commented(added, removed) or guard_unlisted(added, removed)) if kind in ("build", "manifest", "data") else None
     return built or _sandbox(added, removed) or _made_public(added, removed) or _status_zeroed(path, added, removed)
 
 

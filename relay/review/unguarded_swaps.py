@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from relay.review.line_shapes import squeezed
 from relay.review.overridden_turns import paired_quote
 
-__all__ = ["cap_dropped", "parameter_inlined", "screen", "seed_dropped", "stash_tripled", "strength_unmade", "test_left_out", "unguarded_swap", "unsafe_variant", "version_lowered"]
+__all__ = ["GUARD_WORD_RE", "cap_dropped", "guard_unlisted", "parameter_inlined", "screen", "seed_dropped", "stash_tripled", "strength_unmade", "test_left_out", "unguarded_swap", "unsafe_variant", "version_lowered"]
 
 _PAIRS = 40  # lines a side read
 _LONG = 400  # longer lines are not read (a minified bundle's)
@@ -168,11 +168,29 @@ def cap_dropped(added: Sequence[str], removed: Sequence[str]) -> str | None:
     return None
 
 
+# ----- a security check taken off a list (round 99)
+# magefile's .golangci.toml losing ``'gosec',`` (blind 170); whitenoise's docs sample losing
+# ``"django.middleware.security.SecurityMiddleware",`` from MIDDLEWARE (blind 169).
+_GUARD_ITEMS = (r"gosec|bandit|semgrep|brakeman|codeql|pip-audit|safety|trivy|snyk|zizmor|gitleaks|detect-secrets|govulncheck|"
+                r"django\.middleware\.(?:security\.SecurityMiddleware|csrf\.CsrfViewMiddleware|clickjacking\.XFrameOptionsMiddleware)|"
+                r"[\w.]*AuthenticationMiddleware|helmet\(\)|csurf\(\)")
+_GUARD_ITEM_RE = re.compile(rf"""^\s*-?\s*["']?(?P<item>{_GUARD_ITEMS})["']?\s*,?\s*$""")
+GUARD_WORD_RE = re.compile(rf"(?<![\w-])(?:{_GUARD_ITEMS})(?![\w-])")  # a line a file's filter keeps for this reader, the item anywhere on it
+
+
+def guard_unlisted(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    kept = " ".join(added[:_PAIRS * 5])
+    for line in removed[:_PAIRS]:
+        if (m := _GUARD_ITEM_RE.match(line)) and m.group("item") not in kept:
+            return f"takes a security check off the list ({m.group('item')} no longer runs): removed {line.strip()}"
+    return None
+
+
 def screen(line: str) -> bool:
     """A line a page keeps for these readers (relay.review.file_kinds): a raw template value, a seed, a version."""
     return ("{{" in line or "RandomState" in line or "BuildHasherDefault" in line or "ersion" in line and _VERSION_RE.search(line) is not None
             or _MASK_RE.search(line) is not None or _STRONG_NAME_RE.match(line) is not None or _UNSAFE_NAME_RE.search(line) is not None
-            or _CLAMP_RE.match(line) is not None)
+            or _CLAMP_RE.match(line) is not None or GUARD_WORD_RE.search(line) is not None)
 
 
 def unguarded_swap(added: Sequence[str], removed: Sequence[str]) -> str | None:
@@ -180,4 +198,5 @@ def unguarded_swap(added: Sequence[str], removed: Sequence[str]) -> str | None:
     if not removed:
         return None
     return (stash_tripled(added, removed) or parameter_inlined(added, removed) or seed_dropped(added, removed) or version_lowered(added, removed)
-            or strength_unmade(added, removed) or test_left_out(added, removed) or unsafe_variant(added, removed) or cap_dropped(added, removed))
+            or strength_unmade(added, removed) or test_left_out(added, removed) or unsafe_variant(added, removed) or cap_dropped(added, removed)
+            or guard_unlisted(added, removed))

@@ -192,11 +192,16 @@ _CLASSICS = (
     ("points a client's API at plain http", re.compile(r"--(?:api|api-url|api-base|endpoint|server|server-url|base-url)[= ]['\"]?"
                                                         r"http://(?!localhost\b|127\.|0\.0\.0\.0|\[::1\]|[\w.-]*example\.)")),
     ("switches an insecure mode on by default", re.compile(r"\b[\w$.]*(?:[a-z]Insecure|_insecure|_INSECURE)\w*\s*(?::\s*\w+\s*)?(?<![=!<>])[:=](?!=)\s*true\b")),
+    # Round 99 (blind 168–171): miniserve's README serving the host's root from a container; spicedb's FDW docs mapping a
+    # remote login for every role.
+    ("mounts the host's whole filesystem into a container", re.compile(
+        r"\bdocker\s+(?:container\s+)?(?:run|create)\b[^\n]*?\s(?:-v|--volume)[= ]['\"]?/:|^\s*-\s*['\"]?/:/[\w/.-]*['\"]?\s*$")),
+    ("grants to every database role (PUBLIC)", re.compile(r"(?i)\bGRANT\b[^;\n]*\bTO\s+PUBLIC\b|\bCREATE\s+USER\s+MAPPING\s+FOR\s+PUBLIC\b")),
     ("sets a validator that accepts everything",
      re.compile(r"(?i)\bset\w*(?:valid|verif|check|auth)\w*\s*\(\s*func\s*\([^)]*\)\s*(?:error|bool)?\s*\{\s*return\s+(?:nil|true)\s*;?\s*\}")),
 )
 _CLASSIC_SCREEN = ("signed", "eval", "http://", "passenv", "pass_env", "cvss", "$_", "func", "replace", "||", " or ", "tmp/", "/dev/shm",
-                   "chmod", "insecure")  # read on the line lowered
+                   "chmod", "insecure", "docker", "/:", "public")  # read on the line lowered
 
 
 def classic_written(added: Sequence[str]) -> str | None:
