@@ -17,6 +17,7 @@ import msgspec
 
 from relay.core.contracts import FileChange
 from relay.core.redact import vendor_secret
+from relay.review.kind_values import MAKE_IGNORED_RE  # a check's make recipe let fail (round 100)
 from relay.review import any_screen, deciding_tokens, docs_samples, edit_turns, one_token_turns, package_values, sample_code, subtle_turns, swap_slips, unguarded_swaps, vanishing_checks, written_slips  # a docs sample's lines the code and turn readers read (rounds 15, 20)
 from relay.review.build_lines import IMAGE_LINE_RE
 from relay.review.dropped_bounds import CONTAINER_USER_RE  # the user a container runs as (a Dockerfile's USER removed)
@@ -207,7 +208,7 @@ def _line_filter(path: str) -> Callable[[str], bool]:
         return _keep_nonblank  # its ``deps`` name packages, one a line (round 54: a look-alike there, relay.review.dependencies)
     if glob_any(path, COVERAGE_FILES):
         # A Makefile, tox.ini or noxfile holds coverage settings and commands that run: both are read.
-        return lambda line: _KEEP_COVERAGE(line) or risky_screen(line) or vanishing_checks.screen(line)
+        return lambda line: _KEEP_COVERAGE(line) or risky_screen(line) or vanishing_checks.screen(line) or MAKE_IGNORED_RE.match(line) is not None
     kind = file_kind(path)
     if kind == "test" and (is_test_script(path) or (is_code(path) and is_test_support(path))):
         code = _keep_code(_comment_prefixes(path))  # a script kept among the tests runs, a test's support code runs with each: read

@@ -32,7 +32,7 @@ from collections.abc import Sequence
 from relay.core.contracts import FileChange
 from relay.review.line_shapes import clipped, squeezed
 
-__all__ = ["KIND_EXAMPLES", "SCREEN_RE", "block_off", "digest_dropped", "failures_ignored", "git_locked", "ref_unpinned", "test_commented"]
+__all__ = ["KIND_EXAMPLES", "MAKE_IGNORED_RE", "SCREEN_RE", "block_off", "digest_dropped", "failures_ignored", "git_locked", "ref_unpinned", "test_commented"]
 
 _SHOWN = 64
 
@@ -128,11 +128,22 @@ def failures_ignored(added: Sequence[str], removed: Sequence[str], path: str = "
     for line in added:
         if _FAILURES_IGNORED_RE.search(line) and squeezed(line) not in had and not line.lstrip().startswith(("//", "#", "<!--")):
             return f"lets the tests fail without failing the build (failures ignored): {clipped(line.strip(), _SHOWN)}"
-    if path.rsplit("/", 1)[-1].lower() == "tox.ini":
+    name = path.rsplit("/", 1)[-1].lower()
+    if name == "tox.ini":
         for line in added:
             if _TOX_IGNORED_RE.match(line) and squeezed(line) not in had:
                 return f"lets a command fail without failing the run (tox's '-' ignores its exit code): {clipped(line.strip(), _SHOWN)}"
+    if name in ("makefile", "gnumakefile") or name.endswith(".mk"):
+        # A check's recipe line led by '-' (round 100: blind 175's wemake, ``-$(POETRY) run mypy``): make goes on past its
+        # failure (``-rm -f *.o`` in a clean target is no check).
+        for line in added:
+            if MAKE_IGNORED_RE.match(line) and squeezed(line) not in had:
+                return f"lets a check fail without failing the build (make's '-' ignores its exit code): {clipped(line.strip(), _SHOWN)}"
     return None
+
+
+MAKE_IGNORED_RE = re.compile(r"^\t-\s*[@$\w./(][^\n#]*\b(?:mypy|pytest|py\.test|tox|lint\w*|flake8|ruff|pylint|eslint|tsc|test\w*|check\w*|"
+                             r"audit|bandit|safety|verify|coverage|cargo\s+(?:test|clippy)|go\s+(?:test|vet))\b")
 
 
 def _repo(url: str) -> str:

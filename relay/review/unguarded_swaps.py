@@ -115,8 +115,13 @@ _LEFT_OUT_RE = re.compile(r"(?:-not\s+-path|--ignore(?:-pattern)?[= ]|--exclude[
 
 def test_left_out(added: Sequence[str], removed: Sequence[str]) -> str | None:
     for old, new in _pairs(added, removed, "test"):
-        if re.match(r"""^\s*["']?test[\w:-]*["']?\s*[:=]""", new) and (m := _LEFT_OUT_RE.search(new)) and not _LEFT_OUT_RE.search(old):
+        if not re.match(r"""^\s*["']?test[\w:-]*["']?\s*[:=]""", new):
+            continue
+        if (m := _LEFT_OUT_RE.search(new)) and not _LEFT_OUT_RE.search(old):
             return f"leaves tests out of the test run ({m.group().strip()}): {paired_quote(old, new)}"
+        # ``lint && unit`` → ``lint || unit`` (round 100: blind 174's fastq): the tests run only when the first step fails.
+        if old.replace("&&", "||") == new:
+            return f"lets the test script pass on its first step alone (&& → ||): {paired_quote(old, new)}"
     return None
 
 
@@ -144,7 +149,8 @@ def strength_unmade(added: Sequence[str], removed: Sequence[str]) -> str | None:
 # certificate trusted); liquidjs' ``else if (padWidth > MAX_STRFTIME_PAD) padWidth = MAX_STRFTIME_PAD`` removed (blind 165:
 # a format's padding as wide as the template asks).
 _IDENT_RE = re.compile(r"[A-Za-z_$][\w$]*")
-_UNSAFE_NAME_RE = re.compile(r"(?i)unsafe|insecure|dangerous|trust_?all|no_?verif|skip_?verif|unverified|unchecked|allow_?all|permissive")
+_UNSAFE_NAME_RE = re.compile(r"(?i)unsafe|insecure|dangerous|trust_?all|no_?verif|skip_?verif|unverified|unchecked|allow_?all|permissive|"
+                             r"(?-i:No[A-Z]\w*Validation|no_\w*validation)|skip_?validat|without_?validat")  # phpCAS' setNoCasServerValidation
 _CLAMP_RE = re.compile(r"^\s*(?:\}\s*)?(?:else\s+)?(?:if|elif)\s*\(?\s*(?P<x>[\w$.]+)\s*>=?\s*(?P<cap>[\w$.]*(?:MAX|[Mm]ax|LIMIT|[Ll]imit|CAP|[Cc]ap)[\w$.]*)\s*\)?\s*"
                        r"(?:\{|:)?\s*(?P=x)\s*=\s*(?P=cap)\b|^\s*(?P<y>[\w$.]+)\s*=\s*(?:Math\.)?min\s*\(\s*(?P=y)\s*,\s*[\w$.]*(?:MAX|[Mm]ax|LIMIT|[Ll]imit)")
 
@@ -153,8 +159,13 @@ def unsafe_variant(added: Sequence[str], removed: Sequence[str]) -> str | None:
     for old, new in _pairs(added, removed):
         a, b = _IDENT_RE.findall(old), _IDENT_RE.findall(new)
         turned = [(x, y) for x, y in zip(a, b) if x != y]
-        if len(a) == len(b) and len(turned) == 1 and _UNSAFE_NAME_RE.search(turned[0][1]) and not _UNSAFE_NAME_RE.search(turned[0][0]):
-            return f"calls the unsafe variant ({turned[0][0]} → {turned[0][1]}): {paired_quote(old, new)}"
+        # The one name turned, or the first turned with what follows it only the call's arguments (phpCAS'
+        # ``setCasServerCACert($path)`` → ``setNoCasServerValidation()``, round 100: blind 172's hardening example).
+        first = next(((i, x, y) for i, (x, y) in enumerate(zip(a, b)) if x != y), None)
+        if first is None or not _UNSAFE_NAME_RE.search(first[2]) or _UNSAFE_NAME_RE.search(first[1]):
+            continue
+        if (len(a) == len(b) and len(turned) == 1) or new.split(first[2], 1)[1].lstrip().startswith("()"):
+            return f"calls the unsafe variant ({first[1]} → {first[2]}): {paired_quote(old, new)}"
     return None
 
 
