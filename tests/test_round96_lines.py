@@ -271,6 +271,11 @@ def test_each_round100_slip_is_named(path: str, added: list[str], removed: list[
     ("src/ldap.c", ["  ldap_set_option (NULL, LDAP_OPT_X_TLS_REQUIRE_CERT, &(int){LDAP_OPT_X_TLS_DEMAND});"], [], "TLS verification off"),
     ("package.json", ['    "lint": "eslint . || echo done",'], ['    "lint": "eslint . && echo done",'], "first step alone"),
     ("Makefile", ["\t-rm -f *.o"], [], "make's '-'"),
+    # ordinary history (2,988 commits) on the first cut: two unrelated lines paired, a parameter's label renamed, a cap
+    # kept under a new name
+    ("benchmark/ab.sh", ['INSECURE=""', "exit 1"], ["exit 1"], "unsafe variant"),
+    ("Sources/KDF/PBKDF2.swift", ["  outputByteCount: Int, unsafeUncheckedRounds: Int"], ["  outputByteCount: Int, rounds: Int"], "unsafe variant"),
+    ("decode_map.go", ["\t\tln = min(ln, maxMapSize)"], ["\t\tsize = min(size, maxMapSize)"], "removes the cap"),
 ])
 def test_each_round100_near_miss_stays_quiet(path: str, added: list[str], removed: list[str], unsaid: str) -> None:
     assert not any(unsaid in target.reason for target in _reviewed(path, added, removed))

@@ -152,7 +152,7 @@ _IDENT_RE = re.compile(r"[A-Za-z_$][\w$]*")
 _UNSAFE_NAME_RE = re.compile(r"(?i)unsafe|insecure|dangerous|trust_?all|no_?verif|skip_?verif|unverified|unchecked|allow_?all|permissive|"
                              r"(?-i:No[A-Z]\w*Validation|no_\w*validation)|skip_?validat|without_?validat")  # phpCAS' setNoCasServerValidation
 _CLAMP_RE = re.compile(r"^\s*(?:\}\s*)?(?:else\s+)?(?:if|elif)\s*\(?\s*(?P<x>[\w$.]+)\s*>=?\s*(?P<cap>[\w$.]*(?:MAX|[Mm]ax|LIMIT|[Ll]imit|CAP|[Cc]ap)[\w$.]*)\s*\)?\s*"
-                       r"(?:\{|:)?\s*(?P=x)\s*=\s*(?P=cap)\b|^\s*(?P<y>[\w$.]+)\s*=\s*(?:Math\.)?min\s*\(\s*(?P=y)\s*,\s*[\w$.]*(?:MAX|[Mm]ax|LIMIT|[Ll]imit)")
+                       r"(?:\{|:)?\s*(?P=x)\s*=\s*(?P=cap)\b|^\s*(?P<y>[\w$.]+)\s*=\s*(?:Math\.)?min\s*\(\s*(?P=y)\s*,\s*(?P<cap2>[\w$.]*(?:MAX|[Mm]ax|LIMIT|[Ll]imit)[\w$.]*)")
 
 
 def unsafe_variant(added: Sequence[str], removed: Sequence[str]) -> str | None:
@@ -164,17 +164,21 @@ def unsafe_variant(added: Sequence[str], removed: Sequence[str]) -> str | None:
         first = next(((i, x, y) for i, (x, y) in enumerate(zip(a, b)) if x != y), None)
         if first is None or not _UNSAFE_NAME_RE.search(first[2]) or _UNSAFE_NAME_RE.search(first[1]):
             continue
-        if (len(a) == len(b) and len(turned) == 1) or new.split(first[2], 1)[1].lstrip().startswith("()"):
+        # A call, the line otherwise the same up to it (not a parameter's label renamed, not two lines that only pair up).
+        after = new.split(first[2], 1)[1].lstrip()
+        if not after.startswith("(") or old.split(first[1], 1)[0] != new.split(first[2], 1)[0]:
+            continue
+        if (len(a) == len(b) and len(turned) == 1 and old.replace(first[1], first[2], 1) == new) or after.startswith("()"):
             return f"calls the unsafe variant ({first[1]} → {first[2]}): {paired_quote(old, new)}"
     return None
 
 
 def cap_dropped(added: Sequence[str], removed: Sequence[str]) -> str | None:
-    kept = {squeezed(line) for line in added[:_PAIRS * 5]}
     for line in removed[:_PAIRS]:
-        if len(line) <= _LONG and (m := _CLAMP_RE.match(line)) and squeezed(line) not in kept:
-            name = m.group("x") or m.group("y")
-            if not any(name in new and _CLAMP_RE.match(new) for new in added[:_PAIRS * 5]):
+        if len(line) <= _LONG and (m := _CLAMP_RE.match(line)):
+            name, cap = m.group("x") or m.group("y"), m.group("cap") or m.group("cap2")
+            # The same cap kept on any line, under any name (msgpack's ``size = min(size, maxMapSize)`` → ``ln = min(ln, …)``).
+            if not any(cap in new and ("min" in new or ">" in new) for new in added[:_PAIRS * 5]):
                 return f"removes the cap on {name} (nothing bounds it now): {line.strip()[:120]}"
     return None
 
