@@ -260,6 +260,8 @@ def test_each_round99_near_miss_stays_quiet(path: str, added: list[str], removed
      "lets the test script pass on its first step alone", "high"),
     ("Makefile", ["\t-$(POETRY) run mypy wemake_python_styleguide scripts"], ["\t$(POETRY) run mypy wemake_python_styleguide scripts"],
      "lets a check fail without failing the build (make's '-'", "medium"),
+    # python-shamir-mnemonic (blind 171): get-pip.py over plain http piped into make's $(PYTHON)
+    ("Makefile", ["\tcurl -s http://bootstrap.pypa.io/get-pip.py | $(PYTHON)"], [], "pipes a download into a shell", "high"),
 ])
 def test_each_round100_slip_is_named(path: str, added: list[str], removed: list[str], said: str, risk: str) -> None:
     review = _reviewed(path, added, removed)
@@ -271,6 +273,7 @@ def test_each_round100_slip_is_named(path: str, added: list[str], removed: list[
     ("src/ldap.c", ["  ldap_set_option (NULL, LDAP_OPT_X_TLS_REQUIRE_CERT, &(int){LDAP_OPT_X_TLS_DEMAND});"], [], "TLS verification off"),
     ("package.json", ['    "lint": "eslint . || echo done",'], ['    "lint": "eslint . && echo done",'], "first step alone"),
     ("Makefile", ["\t-rm -f *.o"], [], "make's '-'"),
+    ("Makefile", ["\tcurl -s https://example.org/data.json | $(PYTHON) -m json.tool"], [], "pipes a download"),
     # ordinary history (2,988 commits) on the first cut: two unrelated lines paired, a parameter's label renamed, a cap
     # kept under a new name
     ("benchmark/ab.sh", ['INSECURE=""', "exit 1"], ["exit 1"], "unsafe variant"),

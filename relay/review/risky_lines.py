@@ -279,7 +279,7 @@ _DANGEROUS_CALLS: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = bui
         r"\bf(['\"])(?i:(?:(?!\1).)*?(?:\bselect\b(?:(?!\1).)*?\bfrom\b|\binsert\s+into\b|\bupdate\s+\w+\s+set\b|\bdelete\s+from\b|\bwhere\b))(?:(?!\1).)*?\{")),
     ("pipes a download into a shell", ("curl", "wget", "iex", "invoke-expression", "bash<("), re.compile(
         # (the shell given its environment first: ``| PYENV_ROOT="$R" bash``, ``| env X=1 sh``, round 53: blind 76's tink-py)
-        r"\b(?:curl|wget)\b[^|;&\n]*\|\s*(?:sudo\s+)?(?:-E\s+)?(?:env\s+)?(?:\w+=(?:\"[^\"]*\"|'[^']*'|[^\s|;&]*)\s+)*(?:(?:ba|z|da|k)?sh\b|(?:python3?|perl|ruby|node|php)\s*-?\s*['\"]?\s*(?:$|&&|;|\|\||`))|"
+        r"\b(?:curl|wget)\b[^|;&\n]*\|\s*(?:sudo\s+)?(?:-E\s+)?(?:env\s+)?(?:\w+=(?:\"[^\"]*\"|'[^']*'|[^\s|;&]*)\s+)*(?:(?:ba|z|da|k)?sh\b|(?:python3?|perl|ruby|node|php|\$[({]?PYTHON\d?[)}]?)\s*-?\s*['\"]?\s*(?:$|&&|;|\|\||`))|"
         r"\b(?:ba)?sh\s+<\(\s*(?:curl|wget)\b|\b(?:ba|z)?sh\s+-c\s+['\"]?\$\(\s*(?:curl|wget)\b|"
         r"\b(?:iex|Invoke-Expression)\b.*\b(?:iwr|Invoke-WebRequest|DownloadString|irm|Invoke-RestMethod)\b|"
         r"\b(?:iwr|Invoke-WebRequest|irm|Invoke-RestMethod)\b.*\|\s*(?:iex|Invoke-Expression)\b", re.I)),
