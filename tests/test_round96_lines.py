@@ -96,6 +96,9 @@ def test_each_round96_slip_is_named_high(path: str, added: list[str], removed: l
     ("layouts/main.hbs", ["  {{{body}}}"], [], "unescaped"),
     ("lib/adapters/sqlite_adapter.rb", ['            ["strftime(?, #{column})", format]'], ["            [\"strftime('#{format}', #{column})\"]"], "SQL text"),
     ("lib/query.rb", ['    where("name = ? AND age > ?", name, age)'], ['    where("name = ?", name)'], "SQL text"),
+    # satosa (blind 177, on round 99's rules): a message's %s made an f-string; "from" alone is English, not SQL
+    ("src/satosa/satosa_config.py", ['        raise SATOSAConfigurationError(f"Missing key \'{key}\' from config")'],
+     ['        raise SATOSAConfigurationError("Missing key \'%s\' from config" % key)'], "SQL text"),
     ("src/map.rs", ["use std::collections::hash_map::RandomState;"], ["type RandomState = core::hash::BuildHasherDefault<DefaultHasher>;"], "seed"),
     ("duo_client/client.py", ["    sig_version = 5"], ["    sig_version = 2"], "lowers"),
     ("setup.py", ["    version = '1.2.0'"], ["    version = '2.0.0'"], "lowers"),

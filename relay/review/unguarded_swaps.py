@@ -52,7 +52,9 @@ def stash_tripled(added: Sequence[str], removed: Sequence[str]) -> str | None:
 
 
 # ----- a bound parameter written into SQL text
-_SQL_RE = re.compile(r"(?i)\b(?:select|insert|update|delete|where|values|order\s+by|group\s+by|strftime|date_trunc|extract|like|limit|from)\b")
+# A statement's shape, not one word of it (satosa's ``"Missing key '%s' from config"`` made an f-string: "from" alone is English).
+_SQL_RE = re.compile(r"(?i)\bselect\b.*\bfrom\b|\binsert\s+into\b|\bupdate\s+\w+\s+set\b|\bdelete\s+from\b|\bwhere\s+\w+\s*(?:=|<|>|!|\bin\b|\blike\b)|"
+                     r"\bvalues\s*\(|\border\s+by\b|\bgroup\s+by\b|\b(?:strftime|date_trunc|extract)\s*\(")
 _LITERAL_RE = re.compile(r"""(?P<q>["'`])(?P<s>(?:\\.|(?!(?P=q)).)*)(?P=q)""")
 _BOUND_RE = re.compile(r"(?<![?\w])\?(?![?.\w])|%s\b|(?<![\w$])\$\d\b|(?<![:\w]):[a-z_]\w*\b")
 _WRITTEN_RE = re.compile(r"#\{[^}]+\}|\$\{[^}]+\}|(?<![{\\])\{[a-z_]\w*\}|['\"]\s*\+\s*\w|\w\s*\+\s*['\"]|['\"]\s*\.\s*\$\w")
