@@ -287,6 +287,14 @@ def test_each_round100_near_miss_stays_quiet(path: str, added: list[str], remove
     assert not any(unsaid in target.reason for target in _reviewed(path, added, removed))
 
 
+def test_a_variable_named_raw_after_an_or_is_no_template_filter() -> None:
+    # sops (blind 178): Go's ``if raw == nil || raw.Data == nil {`` read as a template's ``|raw`` ("turns autoescaping off"),
+    # quoted first; the planted ``api.TLSConfig{Insecure: true}`` in the same file fell out of the view.
+    assert not any("autoescaping" in t.reason for t in _reviewed("hcvault/keysource.go", ["\tif raw == nil || raw.Data == nil {"], []))
+    review = _reviewed("templates/page.html.twig", ["{{ body|raw }}"], [])
+    assert review and "turns autoescaping off" in review[0].reason, review
+
+
 def test_a_vendor_src_folder_is_vendored_code() -> None:
     # dynaconf (blind 166): a vendored YAML library under vendor_src/ — its own loaders and setup.py read high as the
     # project's source — outranked the project's own safe_load → load, out of the top 8 among 156 files.
