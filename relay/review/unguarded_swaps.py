@@ -12,8 +12,15 @@ Read from blind 156–159's misses, each as its kind, in any language, on an edi
 - ``version_lowered`` (high): a signature's or a protocol's version turned down (``sig_version = 5`` → ``2``,
   ``min_tls_version = "1.2"`` → ``"1.0"``): blind 156's duo_client, requests signed by a weaker scheme.
 
-What stays quiet: the same swap the other way (escaping added, a parameter bound, a seed kept, a version raised), and a
-release's own version (no signature or protocol in its name).
+Rounds 97–100, from blind 160–175: ``strength_unmade`` (a name that promises strength pointed at a legacy scheme, a
+password prompt's masking dropped), ``test_left_out`` (a test script told to skip a folder, or its ``&&`` made ``||``),
+``unsafe_variant`` (a call turned to the variant named unsafe, insecure or no-validation, the line otherwise the same up to
+it), ``cap_dropped`` (a clamp to a maximum removed with no clamp to that maximum left), ``guard_unlisted`` (a security
+linter or middleware taken off its list; a linter's config and a page's sample too).
+
+What stays quiet: the same swap the other way (escaping added, a parameter bound, a seed kept, a version raised, the safe
+variant called), a release's own version (no signature or protocol in its name), a message's ``%s`` made an f-string (a
+literal must be shaped as SQL), two unrelated lines that only pair up, a cap kept under another name.
 """
 
 from __future__ import annotations
