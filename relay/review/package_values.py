@@ -159,14 +159,14 @@ def package_value(kind: str, path: str, added: Sequence[str], removed: Sequence[
     added = [ln for ln in added[:_MOST] if len(ln) <= _LONG]
     removed = [ln for ln in removed[:_MOST] if len(ln) <= _LONG]
     if kind in ("build", "manifest", "data") and (alone := digest_dropped(added, removed) or block_off(added, removed)
-                                                  or failures_ignored(added, removed, path)):
+                                                  or failures_ignored(added, removed, path) or guard_unlisted(added, removed)):
         return alone  # a digest line removed alone, a block switched off around lines no screen keeps (round 33)
     if not added or not removed:
         return None
     if kind == "lockfile":
         return _registry_swapped(added, removed) or git_locked(added, removed, written)
     # A build file's, a manifest's or a data file's (a Meson wrap) line read by its value, not by the file's kind (round 33).
-    built = (ref_unpinned(added, removed) or test_commented(added, removed) or guard_unlisted(added, removed)) if kind in ("build", "manifest", "data") else None
+    built = (ref_unpinned(added, removed) or test_commented(added, removed)) if kind in ("build", "manifest", "data") else None
     return built or _sandbox(added, removed) or _made_public(added, removed) or _status_zeroed(path, added, removed)
 
 

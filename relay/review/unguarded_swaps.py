@@ -16,7 +16,7 @@ Rounds 97–100, from blind 160–175: ``strength_unmade`` (a name that promises
 password prompt's masking dropped), ``test_left_out`` (a test script told to skip a folder, or its ``&&`` made ``||``),
 ``unsafe_variant`` (a call turned to the variant named unsafe, insecure or no-validation, the line otherwise the same up to
 it), ``cap_dropped`` (a clamp to a maximum removed with no clamp to that maximum left), ``guard_unlisted`` (a security
-linter or middleware taken off its list; a linter's config and a page's sample too).
+linter or middleware taken off its list, in a linter's config and a page's sample).
 
 What stays quiet: the same swap the other way (escaping added, a parameter bound, a seed kept, a version raised, the safe
 variant called), a release's own version (no signature or protocol in its name), a message's ``%s`` made an f-string (a
@@ -203,6 +203,10 @@ GUARD_WORD_RE = re.compile(rf"(?<![\w-])(?:{_GUARD_ITEMS})(?![\w-])")  # a line 
 
 
 def guard_unlisted(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """Read in a linter's or a build's config (relay.review.package_values) and a page's sample (relay.review.last_readers),
+    not in a CI workflow: a commit that moves its linters into a config file takes them off the workflow's list and puts
+    them in the other file (go-password, development set 120: gosec moved to .golangci.yml), which one file's lines cannot
+    see; a source file's middleware list is relay.review.risky_lines' ("removes a protection middleware")."""
     kept = " ".join(added[:_PAIRS * 5])
     for line in removed[:_PAIRS]:
         if (m := _GUARD_ITEM_RE.match(line)) and m.group("item") not in kept:
@@ -222,5 +226,4 @@ def unguarded_swap(added: Sequence[str], removed: Sequence[str]) -> str | None:
     if not removed:
         return None
     return (stash_tripled(added, removed) or parameter_inlined(added, removed) or seed_dropped(added, removed) or version_lowered(added, removed)
-            or strength_unmade(added, removed) or test_left_out(added, removed) or unsafe_variant(added, removed) or cap_dropped(added, removed)
-            or guard_unlisted(added, removed))
+            or strength_unmade(added, removed) or test_left_out(added, removed) or unsafe_variant(added, removed) or cap_dropped(added, removed))
