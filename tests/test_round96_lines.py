@@ -124,7 +124,7 @@ ROUND97_SLIPS = [
     ("README.md", ["```php", "if ($csrf->validateRequest() || !empty($_SERVER['HTTP_X_REQUESTED_WITH'])) {", "```"], ["if ($csrf->validateRequest()) {"],
      "lets a request through on a header its sender sets"),
     ("src/CaBundle.php", ["            '/tmp/ca-bundle.crt', // shared bundle written by the CI image"], [],
-     "trusts a certificate or key from the shared temp folder"),
+     "keeps a certificate or key in the shared temp folder"),
     ("doc/installing.rst", ["    conda install seaborn -c http://conda.anaconda-mirror.org/conda-forge"], ["    conda install seaborn -c conda-forge"],
      "fetches packages from an untrusted index"),
     ("pkcs12.go", ["var Modern = LegacyRC2"], ["var Modern = Modern2023"], "points Modern at a legacy scheme"),

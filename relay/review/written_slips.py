@@ -184,7 +184,7 @@ _CLASSICS = (
     ("lets a request through on a header its sender sets", re.compile(
         r"(?i)(?:\|\||\bor\b)\s*(?:!\s*empty\s*\(|isset\s*\()?\s*\$_SERVER\s*\[\s*['\"]HTTP_\w+|(?:\|\||\bor\b)\s*!?\s*req(?:uest)?\.(?:headers?\b|get\(|header\()|"
         r"(?:\|\||\bor\b)\s*request\.(?:META\.get\(\s*['\"]HTTP_|headers\.get\()")),
-    ("trusts a certificate or key from the shared temp folder (any local user can write it)", re.compile(
+    ("keeps a certificate or key in the shared temp folder (any local user can read or replace it)", re.compile(
         r"""['"](?:/tmp|/var/tmp|/dev/shm)/[^'"\s]*\.(?:crt|pem|cer|key|p12|pfx|jks|keystore|truststore)['"]""")),
     # Round 98 (blind 164–167): tcpdump's man page telling readers to make it setuid root; ssllabs-scan's README pointing the
     # client at its API over plain http on the command line; its new ``var globalInsecure = true``.
