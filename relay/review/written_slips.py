@@ -19,7 +19,11 @@ Round 93, from blind 144–147 (high): a logging config listener started or ever
 dependency pointed at a look-alike Maven group (``b_c`` → ``b-c``). Round 94, from blind 148–150 (high, ``classic_written``):
 classics in their own spellings — self-signed certificates allowed by a setting's name, ``type: eval``, a client's API base
 URL over plain http, tox's ``passenv = *``, a ``failBuildOnCVSS`` no score reaches; round 95 (blind 152–153): a secret sent in
-a plain-http URL, request input echoed into a page, a validator set to one that accepts everything.
+a plain-http URL, request input echoed into a page, a validator set to one that accepts everything. Rounds 96–99 (blind
+156–171, high): code downloaded over plain http, a dependency named with a digit for a letter (``digit_lookalike``), a
+value put into SQL text in its placeholder's place, a check passed on a header its sender sets, a certificate or key kept
+in /tmp, a setuid ``chmod``, an API over plain http on the command line, an insecure switch on by default, a cookie's
+signature off (``cookie_unsigned``), the host's root mounted into a container, a grant to PUBLIC.
 """
 
 from __future__ import annotations
@@ -220,6 +224,7 @@ def classic_written(added: Sequence[str]) -> str | None:
 # on the page's new lines too, or is a word package names are made of.
 _LISTED_NAME_RE = re.compile(r"""^\s*(?:#\s*)?["'](?P<name>[A-Za-z][\w.-]*?(?<=[A-Za-z])[01][A-Za-z][\w.-]*)(?:\[[^\]]*\])?\s*(?:[<>=!~;][^"']*)?["']\s*,?\s*$|"""
                              r"""\b(?:pip3?|uv\s+pip|poetry|pipx|npm|yarn|pnpm|gem|cargo)\s+(?:install|add|i)\s+(?:-\S+\s+)*(?P<arg>[A-Za-z][\w.-]*?(?<=[A-Za-z])[01][A-Za-z][\w.-]*)""")
+_BETWEEN_RE = re.compile(r"(?<=[A-Za-z])([01])(?=[A-Za-z])")  # a digit standing for a letter inside a word
 _NAME_WORDS = frozenset("client clients util utils lib libs tools core json yaml http https request requests login loader logger logging color colors "
                         "parser config crypto auth oauth token tokens socket server plugin plugins helper helpers".split())
 
@@ -233,8 +238,7 @@ def digit_lookalike(added: Sequence[str]) -> str | None:
         name = m.group("name") or m.group("arg")
         if words is None:
             words = {w.lower() for text in lines for w in re.findall(r"[A-Za-z][\w.-]*[A-Za-z]", text)}
-        between = re.compile(r"(?<=[A-Za-z])([01])(?=[A-Za-z])")
-        for real in {between.sub(lambda d: "lo"[d.group() == "0"], name), between.sub(lambda d: "io"[d.group() == "0"], name)}:
+        for real in {_BETWEEN_RE.sub(lambda d: "lo"[d.group() == "0"], name), _BETWEEN_RE.sub(lambda d: "io"[d.group() == "0"], name)}:
             parts = re.split(r"[-_.]", real.lower())
             if real.lower() in words or any(p in _NAME_WORDS and p not in re.split(r"[-_.]", name.lower()) for p in parts):
                 return f"names a look-alike of {real} ({name}: a digit for a letter, a typo-squat?): {cut_quote(line.strip())}"
