@@ -28,7 +28,6 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from relay.review.line_shapes import squeezed
 from relay.review.overridden_turns import paired_quote
 
 __all__ = ["GUARD_WORD_RE", "cap_dropped", "guard_unlisted", "parameter_inlined", "screen", "seed_dropped", "stash_tripled", "strength_unmade", "test_left_out", "unguarded_swap", "unsafe_variant", "version_lowered"]
