@@ -32,7 +32,7 @@ from collections.abc import Sequence
 from relay.core.contracts import FileChange
 from relay.review.line_shapes import clipped, squeezed
 
-__all__ = ["KIND_EXAMPLES", "MAKE_IGNORED_RE", "SCREEN_RE", "block_off", "digest_dropped", "failures_ignored", "git_locked", "ref_unpinned", "test_commented"]
+__all__ = ["KIND_EXAMPLES", "MAKE_IGNORED_RE", "SCREEN_RE", "block_off", "commented_test", "digest_dropped", "failures_ignored", "git_locked", "ref_unpinned", "test_commented"]
 
 _SHOWN = 64
 
@@ -66,9 +66,8 @@ _MARK_RE = re.compile(r"^\s*(?:#+|//+|--|;+|dnl\b|rem\b|<!--)\s*", re.I)
 _TEST_CALL_RE = re.compile(r"(?i)^\s*\w*test\w*\s*\(")
 
 
-def test_commented(added: Sequence[str], removed: Sequence[str]) -> str | None:
-    """"comments out a test (it no longer runs): …" when a removed line that registers a test is written again behind
-    a comment marker (a note may follow it)."""
+def commented_test(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """The added line that writes a removed test registration again behind a comment marker (a note may follow it)."""
     tests = [squeezed(line.strip()) for line in removed if _TEST_CALL_RE.match(line) and not _MARK_RE.match(line)]
     if not tests:
         return None
@@ -77,8 +76,14 @@ def test_commented(added: Sequence[str], removed: Sequence[str]) -> str | None:
             continue
         body = squeezed(line[m.end():].strip())
         if any(body.startswith(t) for t in tests):
-            return f"comments out a test (it no longer runs): {clipped(line.strip(), _SHOWN)}"
+            return line
     return None
+
+
+def test_commented(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """"comments out a test (it no longer runs): …" for ``commented_test``'s line."""
+    line = commented_test(added, removed)
+    return None if line is None else f"comments out a test (it no longer runs): {clipped(line.strip(), _SHOWN)}"
 
 
 # ----- a download's digest dropped while its fetch stays; a block switched off by a constant condition

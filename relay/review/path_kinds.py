@@ -199,15 +199,13 @@ _SOURCE_ROOTS = {"src", "lib", "main", "java", "kotlin", "scala", "app", "pkg", 
 _ANDROID_RESOURCE_NAMES = {"settings.xml"}
 _APP_IN_TESTS_DIRS = {"dummy", "example_app", "dummy_app", "test_app"}
 _EXAMPLE_DIRS = {"example", "examples", "demo", "demos", "sample", "samples", "tutorial", "tutorials", "bench", "benches", "benchmark", "benchmarks", "cookbook"}
-# Output and other people's code: vendored copies (pip's "_vendor", joblib's "externals") are
-# reviewed upstream; in a change they are a dependency update, not the project's source.
-_GENERATED_DIRS = {
-    "dist", "node_modules", "vendor", "_vendor", "vendored", "vendors", "vendor_src", "vendor-src", "third_party", "third-party", "thirdparty",
-    "externals", "__snapshots__", "tap-snapshots", "__generated__", "generated", "gen",
-}
-# Of those, the folders of other people's source: a worker can hide a line there as well as anywhere, so its lines are read.
-# (dynaconf's "vendor_src", blind 166: a vendored YAML library's own loaders outranked the project's safe_load → load.)
+# Other people's source: vendored copies (pip's "_vendor", joblib's "externals") are reviewed upstream; in a change they
+# are a dependency update, not the project's source — but a worker can hide a line there as well as anywhere, so their
+# lines are read. (dynaconf's "vendor_src", blind 166: a vendored YAML library's own loaders outranked the project's
+# safe_load → load.)
 _VENDORED_DIRS = {"vendor", "_vendor", "vendored", "vendors", "vendor_src", "vendor-src", "third_party", "third-party", "thirdparty", "externals"}
+# Output, and those: ranked as generated.
+_GENERATED_DIRS = _VENDORED_DIRS | {"dist", "node_modules", "__snapshots__", "tap-snapshots", "__generated__", "generated", "gen"}
 _GENERATED_NAMES = ("*.min.js", "*.min.css", "*.map", "*_pb2.py", "*_pb2_grpc.py", "*.pb.go", "*.generated.*", "*.g.dart", "*.snap")
 
 
