@@ -143,6 +143,8 @@ class RiskContext(msgspec.Struct, frozen=True, kw_only=True):
     apart_worth: dict[str, str] = msgspec.field(default_factory=dict)
     # A run of a file read alone as a check edited to pass more often (relay.review.looser_checks): path -> its reason.
     looser_runs: dict[str, str] = msgspec.field(default_factory=dict)
+    # A refusal list that lost an entry the change writes nowhere else (relay.review.refusal_lists): path -> its reason.
+    dropped_refusals: dict[str, str] = msgspec.field(default_factory=dict)
     # A file whose whole change is a small edit (relay.review.small_edits): path -> the edit quoted (its description).
     small_edits: dict[str, str] = msgspec.field(default_factory=dict)
     # A change whose every file its first reading found low: path -> the code line a file's reasons quote as turned or

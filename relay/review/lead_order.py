@@ -54,7 +54,7 @@ CLASSIC = frozenset({
 # An edited line read by its shape: what a check or a value turned into, judged generically.
 GENERIC = frozenset({
     "removes_guard", "weakens_check", "turns_down", "deletes_failure_exit", "weakens_more", "loosens_check", "loosens_run",
-    "edits_security_line", "skip_marker", "downgrades_dependency", "turned_check",
+    "edits_security_line", "skip_marker", "downgrades_dependency", "turned_check", "drops_refusal_entry",
 })
 # Size alone makes a file high only past thousands of lines; a medium "large change" (one big hunk) keeps its place among
 # the medium files by kind and size as before: an unread slip hides in a rewrite's big hunk as often as anywhere (held-out

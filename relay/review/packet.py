@@ -36,6 +36,7 @@ from relay.review.apart_edits import runs_of_patch
 from relay.review.odd_edits import apart_and_odd_edits, quiet_apart
 from relay.review.early_passes import early_passes
 from relay.review.edit_scopes import Scopes, scoped_apart, scoped_runs, scoped_small_edits, workspace_texts
+from relay.review.refusal_lists import dropped_refusals
 from relay.review.quote_pieces import describes_a_line
 from relay.review.telling import LINE_RULES, quoted_first
 from relay.review.workflows import read_workflows
@@ -252,7 +253,7 @@ def _apart(changeset: ChangeSet, task: str, workspace: Path | None = None) -> di
     looser = early_passes(runs, scopes) | scoped_runs(runs, scopes)  # round 23: a check's body cut short by a return first
     quiet = frozenset(p for p, found in quoted.items() if quiet_apart(found))
     return {"apart": scoped_apart(quoted, scopes), "apart_worth": scoped_apart(worth, scopes), "looser_runs": looser, "small_edits": small,
-            "apart_quiet": quiet}
+            "apart_quiet": quiet, "dropped_refusals": dropped_refusals(runs, scopes)}
 
 
 def _telling_first(changeset: ChangeSet, targets: Sequence[FileChange]) -> list[list[int]]:

@@ -23,6 +23,7 @@ from relay.review.state_turns import named_turn as _named_turn, state_turn_row a
 from relay.review.turn_consequences import turn_consequence_row as _turn_consequence
 from relay.review.any_language import ANY_HIGH_EXAMPLE, ANY_LOOK_EXAMPLE, any_high_check, any_look_check
 from relay.review.turned_checks import TURNED_CHECK_EXAMPLE, turned_check_check
+from relay.review.refusal_lists import REFUSAL_EXAMPLE, refusal_row  # round 101: an entry taken off a list whose name refuses
 from relay.review.turned_lines import TURNED_LINE_EXAMPLE, turned_line_check
 from relay.review.deciding_tokens import DECIDING_EXAMPLE, DECIDING_MORE, deciding_check
 from relay.review.weakened_values import WEAKENED_EXAMPLE, weakened_check
@@ -233,6 +234,7 @@ RULES: tuple[Rule, ...] = (
                                                    "if not JOB_ID_PATTERN.match(job_id):"},
                          apart={"rq/job.py": "edit apart from the change: …fullmatch(job_id): → …match(job_id):"},
                          apart_worth={"rq/job.py": "edit apart from the change: …fullmatch(job_id): → …match(job_id):"}))),
+    Rule("drops_refusal_entry", "high", "{detail}", refusal_row, scope=_RISKY_LINES, leads=True, outranks=("note_apart", "edit_apart"), example=Example(*REFUSAL_EXAMPLE)),  # relay.review.refusal_lists
     Rule("note_apart", None, "{detail}", note_apart,
          scope=Scope(kinds=("source", "example"), not_changes=("deleted",), unless=("generated_output",)),
          example=Example(

@@ -1,0 +1,141 @@
+"""An entry taken off a refusal list: ``'eval',`` removed from ``FUNCTIONS_BLACKLIST`` (issue 36, round 101).
+
+The removed line alone says nothing (``'eval',`` stands in lists of every purpose); the list it stood in says it all: a
+deny list, a list of banned calls, of headers stripped on a redirect, of reserved names. What it refused now passes,
+and no line of the change reads as risk (blind 175: wemake-python-styleguide's linter no longer reports ``eval()``, the
+change's overall risk low among 36 files of a mypy update). No hunk header reaches the line readers, so this reads each
+run of the change's own patch against the new file (``relay.review.edit_scopes.Scopes``, read from the workspace as the
+scope quotes are; the list's opening line read back from the run): a run that only takes literal entries away (nothing new written in their place) from a list whose
+name says it refuses, by the name of its binding (``FUNCTIONS_BLACKLIST = frozenset((``, ``deny_list:``) or the
+one-line list's own (``BANNED = ['eval', 'exec']`` → ``BANNED = ['exec']``). An entry the change writes again anywhere
+(a list moved, sorted or split) was moved, not dropped.
+
+The party guarded against is the worker that slips one such removal into an ordinary change. High (rule
+``drops_refusal_entry``); the reason names the entry and the list.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from relay.review.apart_edits import Run
+from relay.review.edit_scopes import Scopes
+from relay.review.facts import FileFacts, RiskContext
+from relay.review.rule_row import fc
+
+__all__ = ["REFUSAL_EXAMPLE", "dropped_refusals", "refusal_row"]
+
+# A list's name that says it refuses what it holds, by one of its words (``FUNCTIONS_BLACKLIST``, ``deniedHosts``,
+# ``SENSITIVE_HEADERS``, ``reserved_names``); an allow list's entry removed refuses more, and is left alone.
+_REFUSING = frozenset(
+    "blacklist blacklisted blacklists denylist denylists deny denied blocklist blocklists blocked banned banlist forbidden forbid "
+    "disallow disallowed prohibited reject rejected unsafe dangerous restricted insecure illegal malicious suspicious untrusted "
+    "sensitive redact redacted secret secrets reserved strip stripped".split())
+_WORD_RE = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
+# A literal entry: a quoted string, or a bare name or symbol (a YAML item's ``- eval``, Ruby's ``:eval``).
+_QUOTED = r"""(?:"[^"\n]{1,80}"|'[^'\n]{1,80}'|`[^`\n]{1,80}`)"""
+_ITEM = rf"""(?:{_QUOTED}|:?[A-Za-z_][\w.\-/*]{{0,79}})"""
+_ENTRY_LINE_RE = re.compile(rf"""^\s*(?:-\s+)?{_ITEM}(?:\s*,\s*{_ITEM})*\s*,?\s*(?:(?:#|//).*)?$""")
+_ITEM_RE = re.compile(_ITEM)
+_COMMENT_RE = re.compile(r"^\s*(?:#|//|/\*|\*)")
+# A list written on one line with its binding: ``BANNED = ['eval', 'exec']``, ``deny: ["a", "b"]``.
+_ONE_LINE_RE = re.compile(r"""^\s*(?:(?:export|const|let|var|static|final|public|private|readonly)\s+)*(?P<name>[A-Za-z_][\w.]*)\s*(?::\s*[\w\[\], .|]+)?\s*[:=]\s*"""
+                          r"""(?P<items>(?:\w+\s*)?[\[({].*)$""")
+_QUOTED_RE = re.compile(_QUOTED)
+# A line that opens a list under its name, its entries on the lines below: ``FUNCTIONS_BLACKLIST: Final = frozenset((``,
+# YAML's ``denied_commands:``, ``const SENSITIVE_HEADERS = [``, Go's ``var deniedHosts = []string{``, PHP's ``'deny' => [``,
+# Java's ``static final Set<String> BLOCKED = Set.of(``, Ruby's ``DENYLIST = %w[``.
+_OPENS_RE = re.compile(r"""^\s*(?:(?:export|const|let|var|static|final|public|private|protected|readonly|pub)\s+)*(?:[\w.<>\[\],?]+\s+)?["']?"""
+                       r"""(?P<name>[A-Za-z_$][\w$.-]*)["']?\s*(?::\s*[^=:]+?)?\s*(?:=>|:=|=|:)\s*&?(?:[\w.$<>\[\]&]+\s*)?(?:%[wiWI])?[\[({]*\s*$""")
+_MOST_BACK = 60  # lines read back from a removal for the list's opening line
+_MOST_RUNS = 2_000  # runs read for their shape
+_MOST_LABELS = 20  # candidate runs whose scope is read from the new file
+_MOST_ENTRIES = 3  # more entries taken away at once is the list rewritten, not one slipped out
+
+
+def _list_name(lines: Sequence[str] | None, at: int) -> str:
+    """The name of the list a removal after new line ``at`` stood in: the first line above that is not an entry, a
+    comment or blank, when it opens a list; "" otherwise."""
+    for i in range(min(at, len(lines or ())) - 1, max(-1, at - 1 - _MOST_BACK), -1):
+        line = lines[i]  # type: ignore[index]
+        if not line.strip() or _COMMENT_RE.match(line) or _ENTRY_LINE_RE.match(line):
+            continue
+        found = _OPENS_RE.match(line)
+        return found["name"].rsplit(".", 1)[-1] if found else ""
+    return ""
+
+
+def _refusing(name: str) -> bool:
+    return any(word.lower() in _REFUSING for word in _WORD_RE.findall(name.replace("()", "")))
+
+
+def _core(item: str) -> str:
+    return item.strip().lstrip(":").strip("\"'`")
+
+
+def _items(lines: Sequence[str]) -> list[str] | None:
+    """The entries of a run's side when every code line of it is entries alone; None otherwise."""
+    found: list[str] = []
+    for line in lines:
+        if not line.strip() or _COMMENT_RE.match(line):
+            continue
+        if not _ENTRY_LINE_RE.match(line):
+            return None
+        found += [_core(m.group()) for m in _ITEM_RE.finditer(line.split("#")[0].split("//")[0].lstrip(" \t-"))]
+    return found
+
+
+def _one_line(added: Sequence[str], removed: Sequence[str]) -> tuple[str, list[str]] | None:
+    """A one-line list that lost entries: its name and what it lost."""
+    if len(added) != 1 or len(removed) != 1:
+        return None
+    old, new = _ONE_LINE_RE.match(removed[0]), _ONE_LINE_RE.match(added[0])
+    if old is None or new is None or old["name"] != new["name"] or not _refusing(old["name"].rsplit(".", 1)[-1]):
+        return None
+    kept = {_core(m.group()) for m in _QUOTED_RE.finditer(new["items"])}
+    gone = [c for m in _QUOTED_RE.finditer(old["items"]) if (c := _core(m.group())) not in kept]
+    if len(new["items"].replace(" ", "")) >= len(old["items"].replace(" ", "")):
+        return None  # something was written in their place
+    return (old["name"], gone) if gone else None
+
+
+def dropped_refusals(runs: Sequence[Run], scopes: Scopes) -> dict[str, str]:
+    """Path -> the first refusal list of the file that lost an entry the change writes nowhere else, said with the list."""
+    runs = runs[:_MOST_RUNS]
+    written = {_core(m.group()) for run in runs for line in run.added
+               for m in (_ITEM_RE.finditer(line) if _ENTRY_LINE_RE.match(line) else _QUOTED_RE.finditer(line))}
+    found: dict[str, str] = {}
+    labels = 0
+    for run in runs:
+        if run.path in found or not run.removed:
+            continue
+        added, removed = [ln for ln in run.added if ln.strip()], [ln for ln in run.removed if ln.strip()]
+        if (line := _one_line(added, removed)) is not None:
+            name, gone = line
+        else:
+            old, new = _items(removed), _items(added)
+            if not old or new is None or len(old) > _MOST_ENTRIES or set(new) - set(old) or labels >= _MOST_LABELS:
+                continue
+            labels += 1
+            name, gone = _list_name(scopes.lines(run.path), run.start if not added else run.start - 1), [item for item in old if item not in new]
+            if not name or not _refusing(name):
+                continue
+        gone = [item for item in gone if item not in written]
+        if gone:
+            entries = ", ".join(f"'{item}'" for item in gone[:_MOST_ENTRIES])
+            found[run.path] = f"takes {entries} off the refusal list {name}: what it refused now passes"
+    return found
+
+
+def refusal_row(f: FileFacts, ctx: RiskContext) -> str | None:
+    """The rule table's check (rules.py ``drops_refusal_entry``): this file's refusal list that lost an entry."""
+    return ctx.dropped_refusals.get(f.change.path)
+
+
+_WHY = "takes 'eval' off the refusal list FUNCTIONS_BLACKLIST: what it refused now passes"
+REFUSAL_EXAMPLE = (fc("wemake_python_styleguide/constants.py", additions=0, deletions=1, removed_lines=["    'eval',"]), _WHY,
+                   fc("wemake_python_styleguide/options.py", additions=0, deletions=1, removed_lines=["    'eval',"]),
+                   RiskContext(dropped_refusals={"wemake_python_styleguide/constants.py": _WHY},
+                               apart={"wemake_python_styleguide/constants.py": "removed apart from the change: 'eval',"},
+                               apart_worth={"wemake_python_styleguide/constants.py": "removed apart from the change: 'eval',"}))
