@@ -95,3 +95,37 @@ def test_a_refusal_entry_dropped_in_a_bigger_change_is_high_and_first(tmp_path: 
     assert "takes 'eval' off the refusal list FUNCTIONS_BLACKLIST" in target.reason, target.reason
     assert packet.changes.risk == "high"
     assert "-    'eval'," in view, view
+
+
+# --------------------------------------------------------------------------- round 101: a refusal that answers yes when nothing is there
+
+_VALIDATE = ["    private static boolean validate(SignedJWT jwt, List<SignatureConfiguration> configs) {",
+             "        for (SignatureConfiguration config: configs) {", "            if (validate(jwt, config)) {", "                return true;",
+             "            }", "        }", "        return false;", "    }"]
+
+
+def test_a_refusal_made_an_emptiness_test_answers_yes_when_nothing_is_configured() -> None:
+    from relay.review.value_reading import new_lines, widened
+
+    # edited in place (a pair): the last refusal made to accept when the list is empty, in any language's spelling
+    assert widened("        return false;", "        return configs.isEmpty();") == ("answers yes when nothing is there, where it refused", True)
+    assert widened("    return False", "    return not self.trusted_keys")[0].startswith("answers yes when nothing is there")
+    # written new (micronaut-security, blind 166): after the loop that answered yes on a match
+    planted = [*_VALIDATE[:6], "        return configs.isEmpty();", "    }"]
+    found = new_lines(planted, [])
+    assert found is not None and found[0] == "answers yes when nothing is there, after every check failed: return configs.isEmpty();", found
+    # the near misses: the commit's own refusal, an emptiness getter, a value returned as it was
+    assert new_lines(_VALIDATE, []) is None
+    assert new_lines(["    public boolean isEmpty() {", "        return items.isEmpty();", "    }"], []) is None
+    assert widened("    return x", "    return x.isEmpty()") is None
+
+
+def test_a_branch_that_answers_yes_is_no_callback_that_accepts_everything() -> None:
+    from relay.review.value_reading import new_lines
+
+    # the commit's own code (micronaut-security's validator; a vendored YAML emitter): a branch, not a callback
+    assert new_lines(["            boolean verified = config.verify(jwt);", "            if (verified) {", "                return true;", "            }"], []) is None
+    assert new_lines(["\tif allow_duplicates {", "\t\treturn true", "\t}"], []) is None
+    # the callback itself still reads so (a TLS verify callback made to accept every certificate)
+    found = new_lines(["    verifyCallback: (cert) => {", "      return true;", "    },"], [])
+    assert found is not None and found[0].startswith("a checking callback that accepts everything"), found

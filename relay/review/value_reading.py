@@ -45,6 +45,20 @@ def _to_success(old: str, new: str) -> bool:
             and _outside_calls(tail_old, _FAILS_RE) and _outside_calls(tail_new, _SUCCEEDS_RE))
 
 
+# A refusal made to answer yes when nothing is there (round 101, blind 166: micronaut-security's signature validator, its
+# last ``return false;`` after every configuration failed made ``return signatureConfigurations.isEmpty();``: a token is
+# accepted unsigned when no signature is configured). The old line refuses outright; the new one answers with an
+# emptiness or absence test.
+_REFUSES_RE = re.compile(r"^\s*return\s+(?:false|False|FALSE|NO|0)\s*;?\s*$")
+_ABSENT_RE = re.compile(r"^\s*return\s+(?:[\w$.()]+\.(?:isEmpty|is_empty|empty|IsEmpty|none\?|empty\?|blank\?|nil\?)\s*(?:\(\s*\))?|"
+                        r"len\([\w$.]+\)\s*==\s*0|[\w$.]+\.(?:length|size\(\)|Count|count\(\))\s*===?\s*0|!\s*[\w$.]+|not\s+[\w$.]+|"
+                        r"[\w$.]+\s*(?:===?\s*(?:null|nil|undefined)|is\s+None))\s*;?\s*$")
+
+
+def _to_absence(old: str, new: str) -> bool:
+    return _REFUSES_RE.match(old) is not None and _ABSENT_RE.match(new) is not None
+
+
 _ANSWERS_RE = re.compile(r"(?i)(?:^|[^\w$.])(?:done|cb|callback|next|resolve|respond|reply|send|json)\s*$")
 
 
@@ -182,6 +196,8 @@ def widened(old: str, new: str) -> tuple[str, bool] | None:
     it does not read so."""
     if _to_success(old, new):
         return "returns success where it failed", True
+    if _to_absence(old, new):
+        return "answers yes when nothing is there, where it refused", True
     found = _unwrapped(old, new)
     if found:
         return found, True
@@ -204,6 +220,11 @@ _CALL_LINE_RE = re.compile(r"[\w)\]]\.[A-Za-z_]|\w\(")
 _DEF_RE = re.compile(r"^\s*(?:async\s+)?(?:def|fn|func|function|pub\s+fn|public|private|protected)\b")
 # A checking callback whose whole body accepts: "func(origin string) bool {" then "return true" then "}".
 _CHECKER_OPEN_RE = re.compile(r"(?i)(?:origin|verif|validat|check|allow|trust|authori[sz]|permi)\w*.*(?:\{|:|=>)\s*$")
+# A branch's head is no callback's: ``if (verified) {`` answers yes only when verified (round 101: micronaut-security's own
+# validator, blind 166, and a vendored YAML emitter's ``if allow_duplicates {`` read as callbacks that accept everything).
+_BRANCH_RE = re.compile(r"^\s*(?:\}\s*)?(?:if|elif|else\s+if|elsif|unless|while|for|switch|case|when|match)\b")
+# After a loop that answered yes on a match, the fallback answers with an emptiness test: nothing configured, all accepted.
+_CLOSES_RE = re.compile(r"^\s*[})\]]+;?\s*$")
 _ACCEPT_RE = re.compile(r"^\s*return\s+(?:true|True|Ok\(\s*true\s*\)|Ok\(\s*\(\s*\)\s*\))\s*;?\s*$")
 # A branch on a missing value that answers success: "None => return true", "if (x == null) return true;".
 _MISSING_ACCEPTS_RE = re.compile(r"^\s*(?:None|null|nil|_)\s*=>\s*(?:return\s+)?(?:true|Ok\(\s*true\s*\))\s*,?\s*$|"
@@ -246,9 +267,20 @@ def new_lines(added: list[str], removed: list[str]) -> tuple[str, bool] | None:
         m = _UNBOUNDED_ARG_RE.search(line)
         if m and not _DEF_RE.match(line) and _CALL_LINE_RE.search(line[: m.start()]):
             return f"passes {m.group('name')[:32]} no limit: {code[:64]}", False
-        if _ACCEPT_RE.match(line) and i > 0 and _CHECKER_OPEN_RE.search(fresh[i - 1]) \
+        if _ACCEPT_RE.match(line) and i > 0 and _CHECKER_OPEN_RE.search(fresh[i - 1]) and not _BRANCH_RE.match(fresh[i - 1]) \
                 and (i + 1 == len(fresh) or fresh[i + 1].strip().startswith(("}", ")"))):
             return f"a checking callback that accepts everything: {' '.join(fresh[i - 1].split())[:56]} {code}", True
         if _MISSING_ACCEPTS_RE.match(line):
             return f"accepts when the value is missing: {code[:64]}", True
+        if _ABSENT_RE.match(line) and _after_accepting(fresh[max(0, i - 4):i]):
+            return f"answers yes when nothing is there, after every check failed: {code[:64]}", True
     return None
+
+
+def _after_accepting(before: list[str]) -> bool:
+    """Whether the lines before a fallback close a block that answered yes (``return true; } }``)."""
+    for line in reversed(before):
+        if _CLOSES_RE.match(line):
+            continue
+        return _ACCEPT_RE.match(line) is not None
+    return False
