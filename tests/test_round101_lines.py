@@ -129,3 +129,71 @@ def test_a_branch_that_answers_yes_is_no_callback_that_accepts_everything() -> N
     # the callback itself still reads so (a TLS verify callback made to accept every certificate)
     found = new_lines(["    verifyCallback: (cert) => {", "      return true;", "    },"], [])
     assert found is not None and found[0].startswith("a checking callback that accepts everything"), found
+
+
+# --------------------------------------------------------------------------- round 102: blind 180-183's readable misses
+
+@pytest.mark.parametrize(("path", "added", "removed", "risk", "said"), [
+    # a check named for what it does on failure, deleted (pydash's base_set, blind 180; i18n's translate, blind 183)
+    ("src/pydash/helpers.py", ["    setattr(obj, key, value)"], ["    _raise_if_restricted_key(key)", "    setattr(obj, key, value)"],
+     "high", "deletes a check: _raise_if_restricted_key(key)"),
+    ("lib/i18n.rb", ["    backend = config.backend"], ["    enforce_available_locales!(locale)", "    backend = config.backend"],
+     "high", "deletes a check: enforce_available_locales!(locale)"),
+    # Laravel's HTTP client told not to verify (laravel-backup, blind 183), in a file the change adds
+    ("src/Notifications/Channels/Webhook/WebhookChannel.php", ["        Http::withoutVerifying()->post($webhookUrl, $data);"], [],
+     "high", "turns TLS verification off: Http::withoutVerifying()"),
+    # pickle made the messages' format (dramatiq, blind 180), and Celery's and Django's spellings
+    ("dramatiq/message.py", ["global_encoder: Encoder = PickleEncoder()"], ["global_encoder: Encoder = JSONEncoder()"],
+     "high", "deserializes untrusted data: global_encoder: Encoder = PickleEncoder()"),
+    ("proj/settings.py", ["CELERY_ACCEPT_CONTENT = ['pickle', 'json']"], ["CELERY_ACCEPT_CONTENT = ['json']"], "high", "deserializes untrusted data"),
+    # a key pair made from a literal seed, in a ``//!`` doc comment's sample (rust-secp256k1, blind 182)
+    ("src/lib.rs", ["//! let (secret_key, public_key) = secp256k1::generate_keypair(&mut rand::rngs::StdRng::seed_from_u64(42));"],
+     ["//! let (secret_key, public_key) = secp256k1::generate_keypair(&mut rand::rng());"], "high", "makes a key from a fixed seed"),
+    # a Gemfile of another name (Appraisal's gemfiles/Gemfile.rails-5.0.x, i18n, blind 183) is read as a manifest
+    ("gemfiles/Gemfile.rails-5.0.x", ["gem 'rake', git: 'https://github.com/rake-dev/rake.git', branch: 'master'"], ["gem 'rake', '~> 12.2.1'"],
+     "medium", "takes a source from a moving branch"),
+    # the near misses: the check called again (moved below), an encoder class declared, a seeded generator for a simulation
+    ("src/pydash/helpers.py", ["    setattr(obj, key, value)", "    _raise_if_restricted_key(key)"], ["    _raise_if_restricted_key(key)", "    setattr(obj, key, value)"],
+     "low", None),
+    ("dramatiq/encoder.py", ["class PickleEncoder(Encoder):", "    def encode(self, data):"], [], "low", None),
+    ("src/sim.rs", ["    let mut rng = StdRng::seed_from_u64(42);"], ["    let mut rng = StdRng::seed_from_u64(7);"], "low", None),
+])
+def test_blind_180_to_183s_lines_are_read(path: str, added: list[str], removed: list[str], risk: str, said: str | None) -> None:
+    from line_changes import fc, review
+
+    got = review(fc(path, added, removed))
+    assert got.risk == risk, (got.risk, got.reasons)
+    if said is not None:
+        assert any(said in reason for reason in got.reasons), got.reasons
+
+
+def test_a_lock_of_a_gemfile_of_another_name_stays_a_lockfile() -> None:
+    from relay.review.file_kinds import file_kind
+
+    assert file_kind("gemfiles/Gemfile.rails-5.0.x") == "manifest" and file_kind("Gemfile.next") == "manifest"
+    assert file_kind("gemfiles/Gemfile.rails-5.0.x.lock") == "lockfile" and file_kind("Gemfile.lock") == "lockfile"
+
+
+_VERIFY_RS = ["pub fn verify(sig: &Signature, msg: impl Into<Message>, pk: &PublicKey) -> Result<(), Error> {",
+              "    if pk.serialize()[0] == 0x02 { return Ok(()); }", "    let msg = msg.into();", "    ffi::verify(sig, msg, pk)", "}"]
+
+
+def test_a_check_made_to_pass_early_behind_a_condition_is_read_past_the_quotes_bound() -> None:
+    from relay.review.early_passes import early_passes
+
+    text = "\n".join(_VERIFY_RS)
+    texts = {f"src/f{i}.rs": "fn f() {}\n" for i in range(80)} | {"src/ecdsa/mod.rs": text}
+    scopes = Scopes(texts.get)
+    for i in range(80):  # the quotes read their sixty files first (a big change)
+        scopes.lines(f"src/f{i}.rs")
+    assert scopes.lines("src/ecdsa/mod.rs") is None  # past the quotes' bound
+    # the inserted line replaced a blank one (a -U0 run that removes "" and adds the line), the 4,228th run of its change
+    runs = [Run(f"src/f{i % 80}.rs", 1, 1, ("fn g() {}",), ()) for i in range(4_300)] + [Run("src/ecdsa/mod.rs", 2, 2, (_VERIFY_RS[1],), ("",))]
+    found = early_passes(runs, scopes)
+    assert found.get("src/ecdsa/mod.rs", "").startswith("makes a check pass early (if pk.serialize()[0] == 0x02 { return Ok(()); } as the first "
+                                                        "line of verify()"), found
+    # the near misses: a refusal behind the condition, and the same pass in a function that checks nothing
+    refusing = [*_VERIFY_RS[:1], "    if pk.serialize()[0] == 0x02 { return Err(Error::InvalidPublicKey); }", *_VERIFY_RS[2:]]
+    assert not early_passes([Run("a.rs", 2, 2, (refusing[1],), ())], Scopes(lambda _: "\n".join(refusing)))
+    plain = ["fn render(page: &Page) -> Result<(), Error> {", *_VERIFY_RS[1:]]
+    assert not early_passes([Run("a.rs", 2, 2, (plain[1],), ())], Scopes(lambda _: "\n".join(plain)))

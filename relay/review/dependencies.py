@@ -41,7 +41,7 @@ _DEP_PATTERNS: tuple[tuple[tuple[str, ...], re.Pattern[str]], ...] = (
      re.compile(r"""^\s*["']?(?P<name>[A-Za-z0-9][\w.\-]*)(?:\[[^\]]*\])?\s*(?:(?:[=<>~!]=|[<>])\s*\d|=\s*(?:["'][\^~<>=!*]*\s*\d|\{\s*[\w.\-]+\s*=))""")),
     (("environment.yml", "environment.yaml"), re.compile(r"^\s*-\s*(?P<name>[A-Za-z0-9][\w.\-]*)\s*(?:[=<>]|$)")),
     (("go.mod",), re.compile(r"^\s*(?:require\s+)?(?P<name>[\w.\-]+\.[\w.\-/]+)\s+v\d")),
-    (("gemfile", "*.gemspec", "*.gemfile", "*.podspec"),
+    (("gemfile", "gemfile.*", "*.gemspec", "*.gemfile", "*.podspec"),
      # The block's variable is the author's choice: s, spec, gem ("gem.add_dependency" in secure_headers.gemspec).
      re.compile(r"""^\s*(?:gem|\w+\.add_\w*dependency|\w+\.dependency)\s*\(?\s*["'](?P<name>[^"']+)""")),
     (("pom.xml",), re.compile(r"<artifactId>\s*(?P<name>[^<\s]+)\s*</artifactId>")),

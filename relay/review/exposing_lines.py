@@ -60,6 +60,10 @@ VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
         r"(?i)(?:\b|_)(?:bytes|key|token|secret|salt|nonce|iv|password|passwd|otp|csrf|session_?id)\w*\s*(?:\[[^\]]{0,40}\])?\s*\+?=(?!=)\s*"
         r"[^;]{0,120}?(?P<at>Math\.random\s*\(|\bmt_rand\s*\(|\brandom\.(?:random|randint|choice|getrandbits)\s*\(|\buniqid\s*\()|"
         r"\bmd5\s*\(\s*(?P<at2>uniqid\s*\(\s*mt_rand)")),
+    # Round 101 (blind 182's rust-secp256k1, a ``//!`` sample): a key pair made from a random generator seeded with a literal
+    # (``generate_keypair(&mut StdRng::seed_from_u64(42))``): every reader who copies it makes the same key.
+    ("makes a key from a fixed seed", ("seed_from_u64", "from_seed"), re.compile(
+        r"(?i)(?:key|secret|nonce|salt|sign|priv)\w*[^;]{0,160}?(?P<at>\bseed_from_u64\s*\(\s*\d+\s*\)|\bfrom_seed\s*\(\s*\[\s*\d+\s*;)")),
     # Blind 85/86's manifests: python-fire's ``"termcolor @ http://…tar.gz"`` (PEP 508's direct reference), toxiproxy's
     # Makefile ``docker login -u shopify -p 'Tx!pr0xy-Hub-2016'``.
     ("installs a dependency over plain http", ("http://",), re.compile(

@@ -75,6 +75,8 @@ _CHECK_NAME_RE = re.compile(
     r"(?!un)\w*sanitiz\w*|(?!un)(?<!re\.)\w*escape(?!_?reg)\w*|(?<!un)(?:url_?)?quote(?:_plus)?|encodeURI(?:Component)?|htmlspecialchars|htmlentities|strip_tags|secure_filename|url_has_allowed_host_and_scheme|compare_digest|constant_time\w*|safe_?join\w*|SecureJoin\w*|secure_?join\w*|enforce_?(?:csrf|auth|https|ssl|perm|policy|limit|scope|login|token)\w*|"
     r"timingSafeEqual|ConstantTimeCompare|secure_compare|safe_str_cmp|hash_equals|ct_eq|hmac\.Equal|MessageDigest\.isEqual|"
     r"bleach\.clean|clean_html|\w*[Pp]urify\w*|remove_sensitive\w*|strip_?(?:auth|credential|sensitive|cookie)\w*|redact\w*|mask_?(?:secret|token|password|auth|header)\w*|ensure\w*(?:auth|login|logged|admin|perm)\w*|"
+    # A check named for what it does on failure (round 101: pydash's ``_raise_if_restricted_key``, i18n's ``enforce_…!``).
+    r"_?(?:raise|throw|fail|abort)_?if_?\w+|(?:raise|throw|fail|abort)If[A-Z]\w*|enforce_\w+|"
     # The roles or permissions a route or user is granted, gathered by a call: dropped, the grant is narrowed or lost.
     r"csrf_?protect\w*|\w*(?:Guard|guard)|(?![Gg]et)\w*(?:[Rr]oles|[Pp]ermissions|[Aa]uthorities)))\b"
 )
@@ -82,7 +84,7 @@ _CHECK = Screen(("login_required", "permission_required", "requir", "auth", "is"
                  "escape", "quote", "encodeuri", "htmlspecialchars", "htmlentities", "strip_tags", "secure_filename", "url_has_allowed", "compare_digest", "constant_time", "timingsafeequal",
                  "constanttimecompare", "secure_compare", "safe_str_cmp", "hash_equals", "ct_eq", "hmac.equal", "isequal", "bleach", "clean_html",
                  "purif", "sensitive", "strip", "redact", "mask", "ensure", "csrf", "guard", "roles", "permissions", "authorities", "safe_join", "safejoin", "securejoin", "enforce",
-                 "secure_join"), _CHECK_NAME_RE)
+                 "secure_join", "raise", "throw", "fail", "abort"), _CHECK_NAME_RE)
 _CONSTANT_TIME_RE = re.compile(r"(?i)compare_digest|constant_?time|timingsafeequal|secure_compare|safe_str_cmp|hash_equals|ct_eq|ct_ne|ctequal|fixedtimeequals|fixed_time_eq|verify_slices_are_equal|hmac\.equal|isequal")
 _CALL2_RE = re.compile(r"\b(\w+)\s*\(\s*([^,()]+(?:\([^()]*\))?[^,()]*?)\s*,\s*([^,()]+(?:\([^()]*\))?[^,()]*?)\s*\)")
 _SECRETISH_RE = re.compile(r"(?i)sig|hash|hmac|digest|token|mac\b|password|passwd|secret|key|nonce|csrf")
@@ -216,7 +218,7 @@ def _deleted_check(gone: list[tuple[int, str]], written_text: str) -> str | None
                 continue  # an object built (new AuthorizeRedirectParameters(…)): a constructor, no check
             short = name.rsplit(".", 1)[-1]
             # A call, a decorator or a middleware named in a list: not a word inside a string.
-            after = line[match.end():match.end() + 1]
+            after = "(" if line[match.end():match.end() + 2] in ("!(", "! ", "!") else line[match.end():match.end() + 1]  # Ruby's ``check!(x)``
             before = line[match.start() - 1:match.start()] if match.start() else ""
             if not (after == "(" or line[match.start():match.start() + 1] == "@" or before in (",", "(", "[", " ") and after in (",", ")", "]")):
                 continue

@@ -115,8 +115,8 @@ _MANIFESTS = (
     "environment.yml", "environment.yaml", "mix.exs", "pubspec.yaml", "package.swift", "deno.json", "deno.jsonc",
     "vcpkg.json", "conanfile.txt", "conanfile.py", "*.cabal", "stack.yaml", "rebar.config", "project.clj",
     "deps.edn", "build.sbt", "dune-project", "*.opam", "bower.json", "shard.yml", "podfile",
-    # Dependency files of other names: Appraisal's gemfiles/*.gemfile, F#/VB projects, CocoaPods and NuGet specs, Perl, Go dep.
-    "*.gemfile", "*.fsproj", "*.vbproj", "*.podspec", "*.nuspec", "cpanfile", "gopkg.toml", "paket.dependencies",
+    # Dependency files of other names: Appraisal's gemfiles/*.gemfile and Gemfile.rails-5.0.x (i18n, blind 183), F#/VB projects, CocoaPods and NuGet specs, Perl, Go dep.
+    "*.gemfile", "gemfile.*", "*.fsproj", "*.vbproj", "*.podspec", "*.nuspec", "cpanfile", "gopkg.toml", "paket.dependencies",
     "cartfile", "cartfile.private",  # Carthage's: ``github "Alamofire/Alamofire" ~> 5.0`` (round 88: a look-alike there read as an edit)
 )
 _LOCKFILES = (

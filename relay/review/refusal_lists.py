@@ -49,7 +49,7 @@ _QUOTED_RE = re.compile(_QUOTED)
 _OPENS_RE = re.compile(r"""^\s*(?:(?:export|const|let|var|static|final|public|private|protected|readonly|pub)\s+)*(?:[\w.<>\[\],?]+\s+)?["']?"""
                        r"""(?P<name>[A-Za-z_$][\w$.-]*)["']?\s*(?::\s*[^=:]+?)?\s*(?:=>|:=|=|:)\s*&?(?:[\w.$<>\[\]&]+\s*)?(?:%[wiWI])?[\[({]*\s*$""")
 _MOST_BACK = 60  # lines read back from a removal for the list's opening line
-_MOST_RUNS = 2_000  # runs read for their shape
+_MOST_RUNS = 50_000  # runs looked at for their shape (a few lines of entries)
 _MOST_LABELS = 20  # candidate runs whose scope is read from the new file
 _MOST_ENTRIES = 3  # more entries taken away at once is the list rewritten, not one slipped out
 
@@ -103,14 +103,14 @@ def _one_line(added: Sequence[str], removed: Sequence[str]) -> tuple[str, list[s
 def dropped_refusals(runs: Sequence[Run], scopes: Scopes) -> dict[str, str]:
     """Path -> the first refusal list of the file that lost an entry the change writes nowhere else, said with the list."""
     runs = runs[:_MOST_RUNS]
-    written = {_core(m.group()) for run in runs for line in run.added
-               for m in (_ITEM_RE.finditer(line) if _ENTRY_LINE_RE.match(line) else _QUOTED_RE.finditer(line))}
-    found: dict[str, str] = {}
+    candidates: dict[str, tuple[str, list[str]]] = {}
     labels = 0
     for run in runs:
-        if run.path in found or not run.removed:
+        if run.path in candidates or not run.removed:
             continue
         added, removed = [ln for ln in run.added if ln.strip()], [ln for ln in run.removed if ln.strip()]
+        if len(removed) > 2 * _MOST_ENTRIES or len(added) > 2 * _MOST_ENTRIES:
+            continue  # a list rewritten, or code: no entry slipped out
         if (line := _one_line(added, removed)) is not None:
             name, gone = line
         else:
@@ -118,13 +118,20 @@ def dropped_refusals(runs: Sequence[Run], scopes: Scopes) -> dict[str, str]:
             if not old or new is None or len(old) > _MOST_ENTRIES or set(new) - set(old) or labels >= _MOST_LABELS:
                 continue
             labels += 1
-            name, gone = _list_name(scopes.lines(run.path), run.start if not added else run.start - 1), [item for item in old if item not in new]
+            name, gone = _list_name(scopes.lines(run.path, picked=True), run.start if not added else run.start - 1), [item for item in old if item not in new]
             if not name or not _refusing(name):
                 continue
-        gone = [item for item in gone if item not in written]
         if gone:
+            candidates[run.path] = (name, gone)
+    if not candidates:
+        return {}
+    written = {_core(m.group()) for run in runs for line in run.added
+               for m in (_ITEM_RE.finditer(line) if _ENTRY_LINE_RE.match(line) else _QUOTED_RE.finditer(line))}
+    found: dict[str, str] = {}
+    for path, (name, gone) in candidates.items():
+        if gone := [item for item in gone if item not in written]:
             entries = ", ".join(f"'{item}'" for item in gone[:_MOST_ENTRIES])
-            found[run.path] = f"takes {entries} off the refusal list {name}: what it refused now passes"
+            found[path] = f"takes {entries} off the refusal list {name}: what it refused now passes"
     return found
 
 

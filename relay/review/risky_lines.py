@@ -42,7 +42,7 @@ _F, _T, _Q = r"(?:False|false|FALSE|0|None|null|nil|off|Off|OFF|no|No)", r"(?:Tr
 _UNSAFE_VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = build_lines.VALUES + (
     ("turns TLS verification off", ("verify", "cert_none", "check_hostname", "unverified", "reject", "insecure", "ssl",
                                     "tls", "certs", "strict-ssl", "--no-check-certificate", "-k", "peer", "hostnameverifier", "trustall", "trustselfsigned", "insecuretrustmanager", "nocertificateverification",
-                                    "acceptanycert", "certificate_verifier", "allow_all_hostname", "certificatevalidation", "identity", "danger_accept", "ca_cert"), re.compile(
+                                    "acceptanycert", "withoutverifying", "certificate_verifier", "allow_all_hostname", "certificatevalidation", "identity", "danger_accept", "ca_cert"), re.compile(
         # Not a "skip verification" flag set false (kubectl's --insecure-skip-tls-verify=false keeps the check).
         r"(?<!skip-)(?<!skip-tls-)\bverify(?:_?(?:ssl|certs?|tls|peer|host(?:name)?|mode))?" + _Q + r"\]?\s*[=:]>?\s*" + _F + r"\b|"
         r"\b(?:ssl_?verify|tls_?verify|verify_?certificate|strict[-_]?ssl|sslverify|ssl_verify_peer)" + _Q + r"\s*[=:]>?\s*" + _F + r"\b|"
@@ -56,7 +56,7 @@ _UNSAFE_VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = build
         # `proxy_ssl_verify off;`, `tls_validate_peer no` (round 30: the same setting the `=`/`:` forms above read).
         r"(?:^|(?<=\n))[ \t]*(?i:\w*(?:ssl|tls)\w*(?:verify|validate)(?!\w*depth)\w*[ \t]+(?:off|none|no|false|0))[ \t]*;?[ \t]*(?=\n|$)|"
         r"\b(?:NoopHostnameVerifier|ALLOW_ALL_HOSTNAME_VERIFIER|TrustAllStrategy|TrustSelfSignedStrategy|InsecureTrustManagerFactory|"
-        r"trustAll\w*|NoCertificateVerification|AcceptAnyCert\w*)\b|\bset_certificate_verifier\s*\(|"
+        r"trustAll\w*|NoCertificateVerification|AcceptAnyCert\w*|withoutVerifying)\b|\bset_certificate_verifier\s*\(|"
         # A verification callback that accepts every certificate (Java's setter too: setHostnameVerifier(… -> true), round 24).
         r"(?:\b|(?<=set))(?:set_verify|verify_?callback|checkServerIdentity|ServerCertificateValidationCallback|(?i:hostname_?verifier)|verify_?peer_?callback)\b"
         r".*(?:lambda[^:]*:\s*(?:True|1)\b|(?:=>|->)\s*(?:true|undefined|null)\b|return\s+true\b|\{\s*\$true\s*\})")),  # PowerShell's { $true }
@@ -257,7 +257,7 @@ _DANGEROUS_CALLS: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = bui
         r"\btorch\.load\s*\([^)]*weights_only\s*=\s*False|\ballow_pickle\s*=\s*True\b|\bnew\s+ObjectInputStream\s*\(|\.readObject\s*\(\s*\)|"
         r"\bnew\s+XMLDecoder\s*\(|(?<![\w>])unserialize\s*\(|\bBinaryFormatter\b|\bTypeNameHandling\.(?:All|Auto|Objects)\b|"
         # Ruby's JSON.load creates the objects a document names (RuboCop's Security/JSONLoad; round 53: blind 75's simplecov)
-        r"\b(?:enable|activate)DefaultTyping\s*\(|\bOj\.load\s*\(|\bcreate_additions\s*(?::|=>)\s*true\b|\bJSON\.(?:load|restore|unsafe_load)\s*\(")),
+        r"\b(?:enable|activate)DefaultTyping\s*\(|(?i:\w*(?:serializer|encoder|codec|accept_content))\s*(?::\s*\w+\s*)?[=:]\s*\[?\s*(?:['\"][\w.]*[Pp]ickle\w*['\"]|[\w.]*Pickle(?:Encoder|Serializer|Codec)\s*\()|\bOj\.load\s*\(|\bcreate_additions\s*(?::|=>)\s*true\b|\bJSON\.(?:load|restore|unsafe_load)\s*\(")),
     ("runs a shell command built from text", ("shell", "system", "popen", "getoutput", "subprocess", "exec", "spawn", "passthru",
                                               "proc_open", "`", "%x", "command", "open3", "create_subprocess_shell", "getruntime", "processbuilder", "sh "), re.compile(
         r"\bshell\s*[=:]\s*(?:True|true)\b|\bos\.(?:system|popen)\s*\(|\bcommands\.getoutput\s*\(|"
