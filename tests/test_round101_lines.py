@@ -197,3 +197,27 @@ def test_a_check_made_to_pass_early_behind_a_condition_is_read_past_the_quotes_b
     assert not early_passes([Run("a.rs", 2, 2, (refusing[1],), ())], Scopes(lambda _: "\n".join(refusing)))
     plain = ["fn render(page: &Page) -> Result<(), Error> {", *_VERIFY_RS[1:]]
     assert not early_passes([Run("a.rs", 2, 2, (plain[1],), ())], Scopes(lambda _: "\n".join(plain)))
+
+
+@pytest.mark.parametrize(("path", "added", "removed", "said"), [
+    # a sentence quotes an install command of a look-alike (pyjwkest's README.rst, blind 182)
+    ("README.rst", ["You should be able to simply run 'pip install pycryptodomx' and then 'python setup.py install' to install."],
+     ["You should be able to simply run 'python setup.py install' to install."], "installs a look-alike of pycryptodome"),
+    # a docs sample writes a file at a path the request names (write-json-file's readme, blind 183); PHP's and Python's
+    ("readme.md", ["```js", "await writeJsonFile(`data/${request.query.name}.json`, request.body);", "```"],
+     ["```js", "await writeJsonFile('foo.json', {foo: true});", "```"], "builds a file path from the request (path traversal?)"),
+    ("src/page.php", ["    $html = file_get_contents('pages/' . $_GET['p']);"], [], "builds a file path from the request (path traversal?)"),
+    ("app/views.py", ["    return open(f'/srv/{request.args[\"name\"]}').read()"], [], "builds a file path from the request (path traversal?)"),
+    # the near misses: the right name quoted, a sentence naming no package, the request logged, parsed, read as a config's name
+    ("README.rst", ["Run 'pip install pycryptodomex' first."], [], None),
+    ("README.rst", ["Use 'pip install' with the extra index of your company."], [], None),
+    ("app/views.py", ["    log.write(f'user {request.args}')", "    data = JSON.parse(`${req.body}`)", "    cfg = readConfig(`${req.query.env}`)"], [], None),
+])
+def test_a_quoted_install_and_a_path_from_the_request_are_read(path: str, added: list[str], removed: list[str], said: str | None) -> None:
+    from line_changes import fc, review
+
+    got = review(fc(path, added, removed))
+    if said is None:
+        assert got.risk == "low", got.reasons
+    else:
+        assert got.risk == "high" and any(said in reason for reason in got.reasons), (got.risk, got.reasons)

@@ -112,4 +112,10 @@ VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
 CALLS: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
     ("runs a shell command built from text", ("exec",), re.compile(
         r"\b(?P<at>shell\.exec|execSync|(?:child_process|childProcess|cp)\.exec)\s*\(\s*(?:(?:'[^']*'|\"[^\"]*\")\s*\+|`[^`]*\$\{)")),
+    # Round 101 (blind 183's write-json-file README): a file written or read at a path the request names,
+    # ``writeJsonFile(`data/${request.query.name}.json`, …)``: ``../`` in the name reaches any file.
+    ("builds a file path from the request (path traversal?)", ("req", "ctx", "params", "$_"), re.compile(
+        r"\b(?:\w*(?:[Ff]ile|[Jj]son|JSON|[Ss]tream)\w*|open|fopen|unlink|rm|rmdir|file_(?:get|put)_contents)\s*\(\s*"
+        r"(?:`[^`]*\$\{\s*|f?['\"][^'\"]*['\"]\s*(?:\+|\.)\s*|f['\"][^'\"]*\{\s*)"
+        r"(?P<at>(?:req|request|ctx\.request|ctx)\.(?:query|params|body|args|form|GET|POST)\b|params\[|\$_(?:GET|POST|REQUEST)\[)", re.I)),
 )

@@ -110,12 +110,18 @@ def installed_names(line: str) -> list[str]:
 
 
 _SPAN_RE = re.compile(r"`([^`]{4,200})`")
+# An install command a sentence quotes (round 101, blind 182's pyjwkest README.rst: "simply run 'pip install pycryptodomx'").
+_QUOTED_INSTALL_RE = re.compile(r"""(?:^|[\s(])['"]((?:pip3?|python3? -m pip|uv pip|pipx|npm|yarn|pnpm|bun|gem|cargo|go|composer|brew) """
+                                r"""(?:install|add|i|get|require)\s[^'"]{1,150})['"]""")
 
 
 def code_spans(lines: Sequence[str]) -> list[str]:
     """The lines and the inline code spans of their prose (a README's "Install with `npm install rimraf`.", round 58:
-    blind 81's rimraf): a span holds the command a reader copies, as a fenced line does."""
-    return [*lines, *(m.group(1) for line in lines if "`" in line for m in _SPAN_RE.finditer(line))]
+    blind 81's rimraf), and an install command a sentence quotes: a span holds the command a reader copies, as a fenced
+    line does."""
+    return [*lines, *(m.group(1) for line in lines if "`" in line for m in _SPAN_RE.finditer(line)),
+            *(m.group(1) for line in lines if " install" in line or " add " in line or " get " in line or " require " in line
+              for m in _QUOTED_INSTALL_RE.finditer(line))]
 
 
 def install_command(line: str) -> bool:

@@ -86,7 +86,8 @@ werkzeug itsdangerous beautifulsoup4 lxml tqdm openai tensorflow torch scikit-le
 pyjwt paramiko mkdocs mkdocs-material mkdocstrings sphinx black ruff mypy flake8 pylint isort coverage pytest-cov tox nox
 pytest-xdist pytest-mock pytest-asyncio pytest-timeout pre-commit virtualenv poetry tomli ujson orjson simplejson docutils pygments babel pyopenssl bcrypt passlib websockets anyio
 sniffio httpcore greenlet gevent eventlet marshmallow alembic selenium playwright scrapy networkx sympy cloudpickle joblib
-openpyxl python-dotenv tabulate termcolor prompt-toolkit ipython jupyter notebook
+openpyxl python-dotenv tabulate termcolor prompt-toolkit ipython jupyter notebook pycryptodome pycryptodomex pynacl cffi pyasn1 rsa
+ecdsa authlib oauthlib requests-oauthlib
 react react-dom lodash express axios chalk commander moment request async bluebird underscore uuid yargs minimist
 semver webpack typescript eslint tslint prettier jest mocha sinon angular jquery body-parser cookie-parser dotenv mongoose
 socket.io tslib core-js classnames prop-types fs-extra rimraf mkdirp inquirer node-fetch cross-env nodemon colors
