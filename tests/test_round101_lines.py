@@ -221,3 +221,58 @@ def test_a_quoted_install_and_a_path_from_the_request_are_read(path: str, added:
         assert got.risk == "low", got.reasons
     else:
         assert got.risk == "high" and any(said in reason for reason in got.reasons), (got.risk, got.reasons)
+
+
+# --------------------------------------------------------------------------- round 103: blind 184-187's readable misses
+
+@pytest.mark.parametrize(("path", "added", "removed", "said"), [
+    # a refusal made a no-op (pymdown-extensions' snippet path check, blind 185)
+    ("pymdownx/snippets.py", ["                pass"], ["                continue"], "makes a refusal a no-op (what the check stopped goes on): continue → pass"),
+    # the authenticator that accepts all, in a docs page (mina-sshd, blind 184)
+    ("docs/server-setup.md", ["sshd.setPasswordAuthenticator(AcceptAllPasswordAuthenticator.INSTANCE);"],
+     ["sshd.setPasswordAuthenticator(new MyPasswordAuthenticator());"], "accepts every password or key"),
+    # a private key from Math.random (micro-eth-signer, blind 186): the secret's name in camelCase
+    ("src/core/address.ts", ["    const privateKey = ethHex.encode(secp256k1.utils.randomSecretKey(Uint8Array.from({ length: 48 }, () => Math.floor(Math.random() * 256))));"],
+     ["    const privateKey = ethHex.encode(secp256k1.utils.randomSecretKey());"], "makes a secret from a predictable random source"),
+    # the submitted form value written into the reply (captcha's example, blind 184), and Express's
+    ("capexample/main.go", ['\t\tio.WriteString(w, "Wrong captcha solution "+r.FormValue("captchaSolution")+"! No robots allowed!\\n")'],
+     ['\t\tio.WriteString(w, "Wrong captcha solution! No robots allowed!\\n")'], "echoes request input into a page unescaped"),
+    ("src/app.js", ['app.get("/", (req, res) => res.send("Hello " + req.query.name))'], [], "echoes request input into a page unescaped"),
+    # javascript: links allowed by a sanitizer (TYPO3's html-sanitizer, blind 187)
+    ("src/Builder/CommonBuilder.php", ["            ->allowSchemes('http', 'https', 'javascript', 'mailto', 'tel')"],
+     ["            ->allowSchemes('http', 'https', 'mailto', 'tel')"], "allows javascript: links"),
+    # a Vault token in a docs page's command (jsign, blind 185), masked in the reason
+    ("docs/index.html", ["  --storepass hvs.CAESIGk3Yp0tQ8vX2mR7LwZ1nB5uJ4eH6cD9fA0sK3gT1yQ \\"], ["  --storepass $VAULT_TOKEN \\"],
+     "hard-codes a secret: --storepass [REDACTED:vault-token]"),
+    # a check's result ignored in Cirrus CI's file (snafu, blind 187): the file is read as CI
+    (".cirrus.yml", ["    cargo +stable fmt --all -- --check || true;"], ["    cargo +stable fmt --all -- --check;"], "|| true added"),
+])
+def test_blind_184_to_187s_lines_are_read(path: str, added: list[str], removed: list[str], said: str) -> None:
+    from line_changes import fc, review
+
+    got = review(fc(path, added, removed))
+    assert got.risk == "high" and any(said in reason for reason in got.reasons), (got.risk, got.reasons)
+
+
+@pytest.mark.parametrize(("path", "added", "removed"), [
+    ("pkg/stub.py", ["    pass"], ["    return"]),  # a stub's body: the same nothing
+    ("src/a.ts", ["const monkeyIndex = pick(items)"], []),
+    ("src/app.js", ['res.send(renderTemplate("home", { q: escape(query) }))'], []),
+    ("src/Builder/CommonBuilder.php", ["            ->allowSchemes('http', 'https', 'mailto', 'tel', 'xmpp')"], ["            ->allowSchemes('http', 'https', 'mailto', 'tel')"]),
+    ("docs/index.html", ["  --storepass hvs.example_placeholder_value_here \\"], ["  --storepass $VAULT_TOKEN \\"]),
+    ("docs/server-setup.md", ["sshd.setPasswordAuthenticator(new MyPasswordAuthenticator());"], ["sshd.setPasswordAuthenticator(null);"]),
+])
+def test_blind_184_to_187s_near_misses_stay_quiet(path: str, added: list[str], removed: list[str]) -> None:
+    from line_changes import fc, review
+
+    got = review(fc(path, added, removed))
+    assert got.risk != "high" or not any(w in " ".join(got.reasons) for w in ("no-op", "accepts every", "cross-site", "javascript", "REDACTED")), got.reasons
+
+
+def test_a_guarding_option_turned_off_below_its_name_is_named() -> None:
+    text = ("        self.config = {\n            'base_path': ['.', 'Base path'],\n            'restrict_path': [\n                False,\n"
+            "                'Restrict to base path'\n            ],\n            'verbose': [\n                False,\n                'Verbose'\n            ],\n        }\n")
+    found = dropped_refusals([Run("pymdownx/b64.py", 4, 4, ("                False,",), ("                True,",))], Scopes(lambda _: text))
+    assert found == {"pymdownx/b64.py": "turns restrict_path off (its default, on the line below its name): True, → False,"}, found
+    # the near miss: an option that guards nothing (verbose) turned off
+    assert not dropped_refusals([Run("pymdownx/b64.py", 8, 8, ("                False,",), ("                True,",))], Scopes(lambda _: text))

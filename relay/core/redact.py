@@ -60,6 +60,8 @@ VENDOR_SHAPES: list[tuple[str, re.Pattern[str]]] = [
     ("sendgrid-key", re.compile(_NOT_BEFORE + r"SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}" + _END)),
     ("shopify-token", re.compile(r"(?<![A-Za-z0-9_])shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}(?![A-Za-z0-9_])")),
     ("databricks-token", re.compile(r"(?<![A-Za-z0-9_])dapi(?=[a-f]*\d)[a-f0-9]{32}(?:-\d)?(?![A-Za-z0-9_])")),
+    # HashiCorp Vault's service, batch and recovery tokens (round 101: blind 185's jsign docs, ``--storepass hvs.CAESI…``).
+    ("vault-token", re.compile(r"(?<![A-Za-z0-9_])hv[sbr]\.(?=[A-Za-z_-]*\d)[A-Za-z0-9_-]{24,}(?![A-Za-z0-9_])")),
 ]
 
 # (kind, pattern), most specific first: the vendors' shapes, then those told by what stands around them.
@@ -90,7 +92,7 @@ _STAND_IN = re.compile(r"(?i)example|xxxx|fake|dummy|placeholder|your|redacted|s
 
 # Each shape's fixed part: a line holding none (nearly every line) is told ten times faster than by the shapes themselves.
 _HINT = re.compile(r"sk-|gh[pousr]_|github_pat_|AKIA|ASIA|AIza|GOCSPX-|xox|(?i:hooks\.slack\.com)|npm_|gl(?:pat|dt|ptt|rt|cbt|oas)-|pypi-|hf_|"
-                   r"k_live_|dckr_pat_|SG\.|shp(?:at|ca|pa|ss)_|dapi|PRIVATE KEY")
+                   r"k_live_|dckr_pat_|SG\.|shp(?:at|ca|pa|ss)_|dapi|hv[sbr]\.|PRIVATE KEY")
 
 
 def vendor_secret(text: str) -> re.Match[str] | None:

@@ -57,7 +57,7 @@ VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
     ("posts a message to any origin (targetOrigin '*')", ("postmessage",), re.compile(
         r"\.postMessage\s*\((?:[^()]|\([^()]*\)){0,200}?,\s*(?P<at>['\"]\*['\"])\s*[,)]")),
     ("makes a secret from a predictable random source", ("random", "rand", "uniqid"), re.compile(
-        r"(?i)(?:\b|_)(?:bytes|key|token|secret|salt|nonce|iv|password|passwd|otp|csrf|session_?id)\w*\s*(?:\[[^\]]{0,40}\])?\s*\+?=(?!=)\s*"
+        r"(?i)(?:\b|_|(?-i:(?<=[a-z])(?=[A-Z])))(?:bytes|key|token|secret|salt|nonce|iv|password|passwd|otp|csrf|session_?id)\w*\s*(?:\[[^\]]{0,40}\])?\s*\+?=(?!=)\s*"
         r"[^;]{0,120}?(?P<at>Math\.random\s*\(|\bmt_rand\s*\(|\brandom\.(?:random|randint|choice|getrandbits)\s*\(|\buniqid\s*\()|"
         r"\bmd5\s*\(\s*(?P<at2>uniqid\s*\(\s*mt_rand)")),
     # Round 101 (blind 182's rust-secp256k1, a ``//!`` sample): a key pair made from a random generator seeded with a literal

@@ -10,8 +10,12 @@ name says it refuses, by the name of its binding (``FUNCTIONS_BLACKLIST = frozen
 one-line list's own (``BANNED = ['eval', 'exec']`` → ``BANNED = ['exec']``). An entry the change writes again anywhere
 (a list moved, sorted or split) was moved, not dropped.
 
+The same reading names the list a lone boolean stands in: an option's default written on the line below its name
+(pymdown-extensions' ``'restrict_path': [`` then ``True,`` made ``False,``, blind 185: a snippet outside the base folder
+is inlined) turned off under a name that guards (restrict, secure, verify, strict, escape, sanitize…).
+
 The party guarded against is the worker that slips one such removal into an ordinary change. High (rule
-``drops_refusal_entry``); the reason names the entry and the list.
+``drops_refusal_entry``); the reason names the entry and the list, or the option turned off.
 """
 
 from __future__ import annotations
@@ -100,10 +104,22 @@ def _one_line(added: Sequence[str], removed: Sequence[str]) -> tuple[str, list[s
     return (old["name"], gone) if gone else None
 
 
+# An option's name that says it guards, and a lone boolean turned off below it.
+_GUARDING = frozenset("restrict restricted secure verify verified strict safe check checks validate validation escape escaped sanitize "
+                      "sanitise sanitized auth authenticate csrf protect protected enforce require required".split())
+_ON_RE = re.compile(r"^\s*(?:True|true|TRUE)\s*,?\s*(?:(?:#|//).*)?$")
+_OFF_RE = re.compile(r"^\s*(?:False|false|FALSE)\s*,?\s*(?:(?:#|//).*)?$")
+
+
+def _turned_off(added: Sequence[str], removed: Sequence[str]) -> bool:
+    return len(added) == 1 and len(removed) == 1 and _ON_RE.match(removed[0]) is not None and _OFF_RE.match(added[0]) is not None
+
+
 def dropped_refusals(runs: Sequence[Run], scopes: Scopes) -> dict[str, str]:
     """Path -> the first refusal list of the file that lost an entry the change writes nowhere else, said with the list."""
     runs = runs[:_MOST_RUNS]
     candidates: dict[str, tuple[str, list[str]]] = {}
+    turned: dict[str, str] = {}
     labels = 0
     for run in runs:
         if run.path in candidates or not run.removed:
@@ -111,6 +127,12 @@ def dropped_refusals(runs: Sequence[Run], scopes: Scopes) -> dict[str, str]:
         added, removed = [ln for ln in run.added if ln.strip()], [ln for ln in run.removed if ln.strip()]
         if len(removed) > 2 * _MOST_ENTRIES or len(added) > 2 * _MOST_ENTRIES:
             continue  # a list rewritten, or code: no entry slipped out
+        if _turned_off(added, removed) and labels < _MOST_LABELS:
+            labels += 1
+            name = _list_name(scopes.lines(run.path, picked=True), run.start - 1)
+            if name and any(word.lower() in _GUARDING for word in _WORD_RE.findall(name)):
+                turned[run.path] = f"turns {name} off (its default, on the line below its name): {removed[0].strip()} → {added[0].strip()}"
+            continue
         if (line := _one_line(added, removed)) is not None:
             name, gone = line
         else:
@@ -124,10 +146,10 @@ def dropped_refusals(runs: Sequence[Run], scopes: Scopes) -> dict[str, str]:
         if gone:
             candidates[run.path] = (name, gone)
     if not candidates:
-        return {}
+        return turned
     written = {_core(m.group()) for run in runs for line in run.added
                for m in (_ITEM_RE.finditer(line) if _ENTRY_LINE_RE.match(line) else _QUOTED_RE.finditer(line))}
-    found: dict[str, str] = {}
+    found: dict[str, str] = dict(turned)
     for path, (name, gone) in candidates.items():
         if gone := [item for item in gone if item not in written]:
             entries = ", ".join(f"'{item}'" for item in gone[:_MOST_ENTRIES])

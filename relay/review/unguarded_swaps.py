@@ -30,7 +30,7 @@ from collections.abc import Sequence
 
 from relay.review.overridden_turns import paired_quote
 
-__all__ = ["GUARD_WORD_RE", "cap_dropped", "guard_unlisted", "parameter_inlined", "screen", "seed_dropped", "stash_tripled", "strength_unmade", "test_left_out", "unguarded_swap", "unsafe_variant", "version_lowered"]
+__all__ = ["GUARD_WORD_RE", "cap_dropped", "guard_unlisted", "parameter_inlined", "refusal_voided", "screen", "seed_dropped", "stash_tripled", "strength_unmade", "test_left_out", "unguarded_swap", "unsafe_variant", "version_lowered"]
 
 _PAIRS = 40  # lines a side read
 _LONG = 400  # longer lines are not read (a minified bundle's)
@@ -191,6 +191,19 @@ def cap_dropped(added: Sequence[str], removed: Sequence[str]) -> str | None:
     return None
 
 
+# ----- a refusal made a no-op (round 101, blind 185: pymdown-extensions' snippet path check, ``continue`` → ``pass``: a
+# path outside the base folder is read instead of skipped). Python writes ``pass`` where a branch must do nothing; written
+# where the branch skipped or raised, the check above it stops nothing.
+_REFUSES_RE = re.compile(r"^(?P<i>\s*)(?P<r>continue|raise\b.*)\s*$")
+
+
+def refusal_voided(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    for old, new in _pairs(added, removed):
+        if new.strip() == "pass" and (m := _REFUSES_RE.match(old)) and new[:len(new) - len(new.lstrip())] == m.group("i"):
+            return f"makes a refusal a no-op (what the check stopped goes on): {m.group('r')[:60]} → pass"
+    return None
+
+
 # ----- a security check taken off a list (round 99)
 # magefile's .golangci.toml losing ``'gosec',`` (blind 170); whitenoise's docs sample losing
 # ``"django.middleware.security.SecurityMiddleware",`` from MIDDLEWARE (blind 169).
@@ -225,4 +238,5 @@ def unguarded_swap(added: Sequence[str], removed: Sequence[str]) -> str | None:
     if not removed:
         return None
     return (stash_tripled(added, removed) or parameter_inlined(added, removed) or seed_dropped(added, removed) or version_lowered(added, removed)
-            or strength_unmade(added, removed) or test_left_out(added, removed) or unsafe_variant(added, removed) or cap_dropped(added, removed))
+            or strength_unmade(added, removed) or test_left_out(added, removed) or unsafe_variant(added, removed) or cap_dropped(added, removed)
+            or refusal_voided(added, removed))

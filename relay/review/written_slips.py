@@ -203,9 +203,17 @@ _CLASSICS = (
     ("grants to every database role (PUBLIC)", re.compile(r"(?i)\bGRANT\b[^;\n]*\bTO\s+PUBLIC\b|\bCREATE\s+USER\s+MAPPING\s+FOR\s+PUBLIC\b")),
     ("sets a validator that accepts everything",
      re.compile(r"(?i)\bset\w*(?:valid|verif|check|auth)\w*\s*\(\s*func\s*\([^)]*\)\s*(?:error|bool)?\s*\{\s*return\s+(?:nil|true)\s*;?\s*\}")),
+    # Round 101 (blind 184–187): captcha's example writing the submitted form value into its reply; mina-sshd's docs setting
+    # the server's password authenticator to the one that accepts all; TYPO3's sanitizer allowing ``javascript`` links.
+    ("echoes request input into a page unescaped (cross-site scripting)", re.compile(
+        r"\b(?:io\.WriteString|fmt\.Fprint\w*)\s*\(\s*w\s*,[^;]*\br\.(?:FormValue|PostFormValue|URL\.Query\(\)\.Get)\s*\(|"
+        r"\bres\.(?:send|write|end)\s*\([^;]*\breq\.(?:query|params|body)\b")),
+    ("accepts every password or key (an authenticator that says yes to all)", re.compile(r"\bAcceptAll\w*(?:Authenticator|Verifier)\b")),
+    ("allows javascript: links (cross-site scripting)", re.compile(
+        r"(?i)\b\w*(?:allow\w*|safe|permitted|whitelist\w*)_?(?:url_?)?(?:scheme|protocol)s?\w*\b[^;]*['\"]javascript:?['\"]")),
 )
 _CLASSIC_SCREEN = ("signed", "eval", "http://", "passenv", "pass_env", "cvss", "$_", "func", "replace", "||", " or ", "tmp/", "/dev/shm",
-                   "chmod", "insecure", "docker", "/:", "public")  # read on the line lowered
+                   "chmod", "insecure", "docker", "/:", "public", "r.", "req.", "acceptall", "javascript")  # read on the line lowered
 
 
 def classic_written(added: Sequence[str]) -> str | None:
