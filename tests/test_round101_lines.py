@@ -276,3 +276,37 @@ def test_a_guarding_option_turned_off_below_its_name_is_named() -> None:
     assert found == {"pymdownx/b64.py": "turns restrict_path off (its default, on the line below its name): True, → False,"}, found
     # the near miss: an option that guards nothing (verbose) turned off
     assert not dropped_refusals([Run("pymdownx/b64.py", 8, 8, ("                False,",), ("                True,",))], Scopes(lambda _: text))
+
+
+def test_a_pickle_format_the_change_carries_into_a_new_line_is_no_new_risk() -> None:
+    from line_changes import fc, review
+
+    # aiocache's examples, rewritten for another client (blind 188): the serializer stood in the line the rewrite removed
+    carried = review(fc("examples/python_object.py", ['    ValkeyCache(config, namespace="main", serializer=PickleSerializer())'],
+                        ['cache = RedisCache(serializer=PickleSerializer(), namespace="main", client=redis.Redis())']))
+    assert carried.risk == "low", carried.reasons
+    # the slip: JSON made pickle in the same rewrite
+    slipped = review(fc("examples/python_object.py", ['    ValkeyCache(config, namespace="main", serializer=PickleSerializer())'],
+                        ['cache = RedisCache(serializer=JsonSerializer(), namespace="main", client=redis.Redis())']))
+    assert slipped.risk == "high" and slipped.reasons[0].startswith("deserializes untrusted data"), slipped.reasons
+
+
+# --------------------------------------------------------------------------- round 104: blind 188-191's readable misses
+
+def test_blind_188_to_191s_lines_are_read() -> None:
+    from line_changes import fc, review
+    from relay.review.dependencies import lookalike_new
+    from relay.review.value_turns import value_turn
+
+    # query-string's readme sending the browser to the query's redirect (blind 191), and its near miss
+    page = review(fc("readme.md", ["```js", "location.href = parsed.redirect; // send the user on to the page the link asked for", "```"], []))
+    assert page.risk == "high" and page.reasons[0].startswith("sends the user wherever the link says (an open redirect)"), page.reasons
+    assert review(fc("readme.md", ["```js", "location.href = '/home';", "```"], [])).risk == "low"
+    # a folder given to a call as its last argument moved under /tmp (platformdirs' shape, blind 190)
+    said = value_turn(['        return self._append_app_name_and_version("/tmp")'], ['        return self._append_app_name_and_version("/var/cache")'])
+    assert said is not None and said.startswith("moves a path under a shared temporary folder (/tmp"), said
+    assert value_turn(['        return self._append_app_name_and_version("/tmp")'], ['        return self._append_app_name_and_version("/var/tmp")']) is None
+    # a look-alike of a widely used npm package (node-sshpk's package.json, blind 189)
+    manifest = review(fc("package.json", ['    "safer-bufer": "^2.0.2",'], []))
+    assert manifest.risk == "high" and "look-alike of safer-buffer" in manifest.reasons[0], manifest.reasons
+    assert lookalike_new(["safer-buffer"]) is None and lookalike_new(["safer-bufer"]) is not None

@@ -326,3 +326,15 @@ def looks_like_prose(line: str) -> bool:
     rest = _CODE_SPAN_RE.sub(" ", _INLINE_COMMENT_RE.sub(" ", line)).split()
     plain = sum(1 for w in rest if _PLAIN_WORD_RE.match(w))
     return plain >= 5 and plain >= 0.6 * len(rest)
+
+
+def setting_carried(span: str, removed: Sequence[str]) -> bool:
+    """Whether a setting a reader matched (``serializer=PickleSerializer(``) stood, squeezed, in a line the same change
+    removes: a rewrite carrying it into a new line (round 103: aiocache's examples moved from ``RedisCache(serializer=
+    PickleSerializer(), …)`` to ``ValkeyCache(config, …, serializer=PickleSerializer())``) keeps it, it writes nothing new.
+    A call (no ``=`` or ``:`` in what matched) is never carried so: its arguments may be what changed."""
+    if "=" not in span and ":" not in span:
+        return False
+    text = squeezed(span)
+    return len(text) >= 8 and any(text in squeezed(line) for line in removed[:400])
+

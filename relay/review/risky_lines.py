@@ -27,7 +27,7 @@ from collections.abc import Callable, Sequence
 from relay.core.redact import vendor_secret
 from relay.review import build_lines, classic_cells, classic_lines, classic_places, exposing_lines, platform_lines, setup_lines, slipped_lines, taught_lines
 from relay.review.lets_through import SETUID_WORDS
-from relay.review.line_shapes import Screen, edits_line, looks_like_prose, squeezed, window
+from relay.review.line_shapes import Screen, edits_line, looks_like_prose, setting_carried, squeezed, window
 from relay.review.secret_lines import ENV_SECRET, SECRET, TAG_SECRET, XML_SECRET, encodes_text, masked
 
 __all__ = ["LINE_CHARS_SHOWN", "SCREENS", "dangerous_call", "insecure_instruction", "looks_like_prose", "risky_screen", "unsafe_value"]
@@ -257,7 +257,7 @@ _DANGEROUS_CALLS: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = bui
         r"\btorch\.load\s*\([^)]*weights_only\s*=\s*False|\ballow_pickle\s*=\s*True\b|\bnew\s+ObjectInputStream\s*\(|\.readObject\s*\(\s*\)|"
         r"\bnew\s+XMLDecoder\s*\(|(?<![\w>])unserialize\s*\(|\bBinaryFormatter\b|\bTypeNameHandling\.(?:All|Auto|Objects)\b|"
         # Ruby's JSON.load creates the objects a document names (RuboCop's Security/JSONLoad; round 53: blind 75's simplecov)
-        r"\b(?:enable|activate)DefaultTyping\s*\(|(?i:\w*(?:serializer|encoder|codec|accept_content))\s*(?::\s*\w+\s*)?[=:]\s*\[?\s*(?:['\"][\w.]*[Pp]ickle\w*['\"]|[\w.]*Pickle(?:Encoder|Serializer|Codec)\s*\()|\bOj\.load\s*\(|\bcreate_additions\s*(?::|=>)\s*true\b|\bJSON\.(?:load|restore|unsafe_load)\s*\(")),
+        r"\b(?:enable|activate)DefaultTyping\s*\(|(?P<atp>(?i:\w*(?:serializer|encoder|codec|accept_content))\s*(?::\s*\w+\s*)?[=:]\s*\[?\s*(?:['\"][\w.]*[Pp]ickle\w*['\"]|[\w.]*Pickle(?:Encoder|Serializer|Codec)\s*\())|\bOj\.load\s*\(|\bcreate_additions\s*(?::|=>)\s*true\b|\bJSON\.(?:load|restore|unsafe_load)\s*\(")),
     ("runs a shell command built from text", ("shell", "system", "popen", "getoutput", "subprocess", "exec", "spawn", "passthru",
                                               "proc_open", "`", "%x", "command", "open3", "create_subprocess_shell", "getruntime", "processbuilder", "sh "), re.compile(
         r"\bshell\s*[=:]\s*(?:True|true)\b|\bos\.(?:system|popen)\s*\(|\bcommands\.getoutput\s*\(|"
@@ -483,7 +483,7 @@ def dangerous_call(added: Sequence[str], removed: Sequence[str], *, prose_too: b
     for line in new:
         code = line.strip()
         hit = _call_hit(code)
-        if hit and (prose_too or not looks_like_prose(code) and _instruction_kept(hit[0], code, removed, _call_hit)):
+        if hit and (prose_too or not looks_like_prose(code) and _instruction_kept(hit[0], code, removed, _call_hit)) and not setting_carried(code[hit[1][0]:hit[1][1]], removed):
             return f"{hit[0]}: {_quote(code, hit[1])}"
     narrower = {m.group(1) for line in removed if (m := _SCOPE_RE.match(line)) and m.group(2) != "write"}
     for line in new:

@@ -94,7 +94,9 @@ socket.io tslib core-js classnames prop-types fs-extra rimraf mkdirp inquirer no
 cheerio puppeteer date-fns dayjs jsonwebtoken bcryptjs passport helmet morgan multer nanoid formik redux react-redux
 styled-components tailwindcss postcss autoprefixer rollup esbuild electron graphql ethers content-type cookie mime
 mime-types on-finished statuses http-errors path-to-regexp raw-body serve-static accepts escape-html finalhandler
-merge-descriptors methods proxy-addr safe-buffer setprototypeof utils-merge
+merge-descriptors methods proxy-addr safe-buffer setprototypeof utils-merge safer-buffer debug minimatch lru-cache
+readable-stream iconv-lite follow-redirects form-data js-yaml node-forge jose jws sshpk tweetnacl elliptic
+crypto-js argon2 libsodium-wrappers whatwg-url cross-spawn picomatch micromatch chokidar
 rails rack rake bundler nokogiri activesupport activerecord devise puma sinatra rspec rubocop faraday httparty thor
 sidekiq mysql2 sqlite3 aws-sdk rest-client addressable tzinfo concurrent-ruby minitest capybara webmock factory_bot
 serde serde_json tokio rand regex clap anyhow thiserror reqwest hyper futures proc-macro2 chrono lazy_static once_cell

@@ -209,11 +209,15 @@ _CLASSICS = (
         r"\b(?:io\.WriteString|fmt\.Fprint\w*)\s*\(\s*w\s*,[^;]*\br\.(?:FormValue|PostFormValue|URL\.Query\(\)\.Get)\s*\(|"
         r"\bres\.(?:send|write|end)\s*\([^;]*\breq\.(?:query|params|body)\b")),
     ("accepts every password or key (an authenticator that says yes to all)", re.compile(r"\bAcceptAll\w*(?:Authenticator|Verifier)\b")),
+    # query-string's readme sending the browser to the query's ``redirect`` (blind 191).
+    ("sends the user wherever the link says (an open redirect)", re.compile(
+        r"(?i)\b(?:window\.|document\.)?location(?:\.href)?\s*=(?!=)\s*[\w$.]*\.(?:redirect\w*|next|return_?to|return_?url|continue|goto|"
+        r"target_?url|callback_?url|redirect_?uri)\b\s*;?")),
     ("allows javascript: links (cross-site scripting)", re.compile(
         r"(?i)\b\w*(?:allow\w*|safe|permitted|whitelist\w*)_?(?:url_?)?(?:scheme|protocol)s?\w*\b[^;]*['\"]javascript:?['\"]")),
 )
 _CLASSIC_SCREEN = ("signed", "eval", "http://", "passenv", "pass_env", "cvss", "$_", "func", "replace", "||", " or ", "tmp/", "/dev/shm",
-                   "chmod", "insecure", "docker", "/:", "public", "r.", "req.", "acceptall", "javascript")  # read on the line lowered
+                   "chmod", "insecure", "docker", "/:", "public", "r.", "req.", "acceptall", "javascript", "location")  # read on the line lowered
 
 
 def classic_written(added: Sequence[str]) -> str | None:
