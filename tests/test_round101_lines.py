@@ -331,3 +331,39 @@ def test_a_page_that_logs_a_secret_or_uploads_over_http_is_read(added: list[str]
         assert got.risk == "low", got.reasons
     else:
         assert got.risk != "low" and any(said in reason for reason in got.reasons), (got.risk, got.reasons)
+
+
+# --------------------------------------------------------------------------- round 105: blind 192-195's readable misses
+
+@pytest.mark.parametrize(("path", "added", "removed", "said"), [
+    # BLAKE2's volatile memset made a plain one in secure_zero_memory() (blind 192)
+    ("sse/blake2-impl.h", ["  memset(v, 0, n);"], ["  memset_v(v, 0, n);"], "no longer wipes a secret from memory (v stays readable"),
+    # mozilla-django-oidc's docs turning the provider's TLS check off by its setting's upper-case name (blind 194)
+    ("docs/installation.rst", ["   OIDC_VERIFY_SSL = False"], [], "turns TLS verification off: OIDC_VERIFY_SSL = False"),
+    # tokio-rustls' read_io() discarding the error it returned (blind 195)
+    ("tokio-rustls/src/common/mod.rs", ["        }).ok();"], ["        })?;"], "discards an error the code returned"),
+    # code-block-writer's build script copying .npmrc into the folder it publishes (blind 192), and a Dockerfile's COPY
+    ("scripts/build_npm.ts", ['Deno.copyFileSync(".npmrc", "npm/.npmrc");'], [], "copies a credentials file into what is built or shipped"),
+    ("Dockerfile", ["COPY .npmrc ./"], [], "copies a credentials file into what is built or shipped"),
+    # screenfull's demo writing location.hash into the page as HTML (blind 195)
+    ("index.html", ["$('#supported').html(`Supported: ${decodeURIComponent(location.hash.slice(1))}`);"], [],
+     "writes the address bar's text into the page as HTML"),
+])
+def test_blind_192_to_195s_lines_are_read(path: str, added: list[str], removed: list[str], said: str) -> None:
+    from line_changes import fc, review
+
+    got = review(fc(path, added, removed))
+    assert got.risk == "high" and any(said in reason for reason in got.reasons), (got.risk, got.reasons)
+
+
+@pytest.mark.parametrize(("path", "added", "removed"), [
+    ("docs/installation.rst", ["   SKIP_VERIFY_SSL = False", "   OIDC_VERIFY_SSL = True"], []),  # verification kept
+    ("src/common/mod.rs", ["        })?;"], ["        }).ok();"]),  # the error now returned
+    ("src/x.js", ['fs.copyFileSync("README.md", "dist/README.md")'], []),
+    ("src/a.js", ["el.textContent = location.hash"], []),
+    ("sse/blake2-impl.h", ["  memset_v(v, 0, n);"], ["  memset(v, 0, n);"]),  # the wipe made secure
+])
+def test_blind_192_to_195s_near_misses_stay_quiet(path: str, added: list[str], removed: list[str]) -> None:
+    from line_changes import fc, review
+
+    assert review(fc(path, added, removed)).risk == "low"

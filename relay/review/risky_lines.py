@@ -46,7 +46,7 @@ _UNSAFE_VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = build
         # Not a "skip verification" flag set false (kubectl's --insecure-skip-tls-verify=false keeps the check).
         r"(?<!skip-)(?<!skip-tls-)\bverify(?:_?(?:ssl|certs?|tls|peer|host(?:name)?|mode))?" + _Q + r"\]?\s*[=:]>?\s*" + _F + r"\b|"
         r"\b(?:ssl_?verify|tls_?verify|verify_?certificate|strict[-_]?ssl|sslverify|ssl_verify_peer)" + _Q + r"\s*[=:]>?\s*" + _F + r"\b|"
-        r"\bCERT_NONE\b|\b(?i:VERIFY_NONE)\b|\b(?:LDAP_)?OPT_X_TLS_(?:NEVER|ALLOW)\b|(?:\|=|(?<![=!<>])=(?!=)|\||,)\s*(?:[\w.]+(?:::|\.))?[A-Z0-9_]*(?:DONT|DO_NOT|NO|SKIP)_VERIFY(?:_[A-Z0-9_]*)?\b|\bca_?certs?\s*=\s*['\"]DISABLED?['\"]|\bssl_cert_reqs\s*=\s*(?:None|['\"](?i:none)['\"])|\bcheck_hostname\s*=\s*" + _F + r"\b|_create_unverified_context|"
+        r"\b(?![A-Z0-9_]*(?:SKIP|NO|DONT|DISABLE|INSECURE)_VERIFY)[A-Z0-9_]*VERIFY_(?:SSL|TLS|CERTS?|PEER|HOST(?:NAME)?)\b['\"]?\s*[=:]\s*['\"]?(?:False|false|FALSE|0)\b|\bCERT_NONE\b|\b(?i:VERIFY_NONE)\b|\b(?:LDAP_)?OPT_X_TLS_(?:NEVER|ALLOW)\b|(?:\|=|(?<![=!<>])=(?!=)|\||,)\s*(?:[\w.]+(?:::|\.))?[A-Z0-9_]*(?:DONT|DO_NOT|NO|SKIP)_VERIFY(?:_[A-Z0-9_]*)?\b|\bca_?certs?\s*=\s*['\"]DISABLED?['\"]|\bssl_cert_reqs\s*=\s*(?:None|['\"](?i:none)['\"])|\bcheck_hostname\s*=\s*" + _F + r"\b|_create_unverified_context|"
         r"\brejectUnauthorized" + _Q + r"\s*:\s*false\b|NODE_TLS_REJECT_UNAUTHORIZED" + _Q + r"\s*[=:]\s*" + _Q + r"0|"
         r"\bInsecureSkipVerify\s*[:=]\s*true\b|\binsecure(?:_?skip_?(?:tls_?)?verify)?" + _Q + r"\s*[=:]\s*" + _T + r"\b|"
         r"danger_accept_invalid_(?:certs|hostnames)\s*\(\s*true|SSL_VERIFY(?:PEER|HOST)\w*\s*,\s*(?:false|0)\b|"

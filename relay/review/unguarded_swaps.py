@@ -28,9 +28,10 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from relay.review.overridden_turns import paired_quote
+from relay.review.line_shapes import squeezed
+from relay.review.overridden_turns import cut_quote, paired_quote
 
-__all__ = ["GUARD_WORD_RE", "cap_dropped", "guard_unlisted", "parameter_inlined", "refusal_voided", "screen", "seed_dropped", "stash_tripled", "strength_unmade", "test_left_out", "unguarded_swap", "unsafe_variant", "version_lowered"]
+__all__ = ["GUARD_WORD_RE", "cap_dropped", "guard_unlisted", "error_discarded", "parameter_inlined", "refusal_voided", "screen", "seed_dropped", "stash_tripled", "strength_unmade", "test_left_out", "unguarded_swap", "unsafe_variant", "version_lowered"]
 
 _PAIRS = 40  # lines a side read
 _LONG = 400  # longer lines are not read (a minified bundle's)
@@ -204,6 +205,18 @@ def refusal_voided(added: Sequence[str], removed: Sequence[str]) -> str | None:
     return None
 
 
+# ----- an error that was returned, discarded (round 105, blind 195's tokio-rustls: ``})?;`` → ``}).ok();`` in read_io(): a
+# failed read of the TLS stream goes on as if it had read)
+_TRIED_RE = re.compile(r"^(?P<head>.*\S)\s*\?\s*;\s*$")
+
+
+def error_discarded(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    for old, new in _pairs(added, removed):
+        if (m := _TRIED_RE.match(old)) and squeezed(new) in (squeezed(m.group("head") + ".ok();"), squeezed("let _ = " + m.group("head") + ";")):
+            return f"discards an error the code returned (what failed goes on as if it had not): {cut_quote(old.strip(), 40)} → {cut_quote(new.strip(), 40)}"
+    return None
+
+
 # ----- a security check taken off a list (round 99)
 # magefile's .golangci.toml losing ``'gosec',`` (blind 170); whitenoise's docs sample losing
 # ``"django.middleware.security.SecurityMiddleware",`` from MIDDLEWARE (blind 169).
@@ -239,4 +252,4 @@ def unguarded_swap(added: Sequence[str], removed: Sequence[str]) -> str | None:
         return None
     return (stash_tripled(added, removed) or parameter_inlined(added, removed) or seed_dropped(added, removed) or version_lowered(added, removed)
             or strength_unmade(added, removed) or test_left_out(added, removed) or unsafe_variant(added, removed) or cap_dropped(added, removed)
-            or refusal_voided(added, removed))
+            or refusal_voided(added, removed) or error_discarded(added, removed))

@@ -212,6 +212,13 @@ _CLASSICS = (
     # files-to-prompt's README piping a home folder's files, hidden ones included, to a paste service over plain http (blind 191).
     ("uploads data over plain http (anyone on the path reads it)", re.compile(
         r"\bcurl\b[^|;\n]*\s(?:-F|--form|-d|--data(?:-binary|-raw|-urlencode)?|-T|--upload-file)[\s=][^|;\n]*['\"]?http://(?!localhost\b|127\.|\[::1\]|0\.0\.0\.0)")),
+    # Round 105 (blind 192-195): code-block-writer's build script copying ``.npmrc`` into the folder it publishes;
+    # screenfull's demo writing ``location.hash`` into the page with jQuery's ``.html()``.
+    ("copies a credentials file into what is built or shipped", re.compile(
+        r"(?i)\b(?:\w*copy\w*|cp|COPY|ADD)\b[^;\n]*?['\"\s(](?:\./)?(?P<f>\.npmrc|\.pypirc|\.netrc|\.git-credentials|\.dockercfg|id_rsa|id_ed25519)['\"\s,)]")),
+    ("writes the address bar's text into the page as HTML (DOM cross-site scripting)", re.compile(
+        r"\.(?:html|append|prepend|after|before|insertAdjacentHTML)\s*\([^;]*\blocation\.(?:hash|search|href)\b|"
+        r"\.(?:innerHTML|outerHTML)\s*\+?=[^;]*\blocation\.(?:hash|search|href)\b|\bdocument\.write(?:ln)?\s*\([^;]*\blocation\.(?:hash|search|href)\b")),
     # query-string's readme sending the browser to the query's ``redirect`` (blind 191).
     ("sends the user wherever the link says (an open redirect)", re.compile(
         r"(?i)\b(?:window\.|document\.)?location(?:\.href)?\s*=(?!=)\s*[\w$.]*\.(?:redirect\w*|next|return_?to|return_?url|continue|goto|"
@@ -220,7 +227,7 @@ _CLASSICS = (
         r"(?i)\b\w*(?:allow\w*|safe|permitted|whitelist\w*)_?(?:url_?)?(?:scheme|protocol)s?\w*\b[^;]*['\"]javascript:?['\"]")),
 )
 _CLASSIC_SCREEN = ("signed", "eval", "http://", "passenv", "pass_env", "cvss", "$_", "func", "replace", "||", " or ", "tmp/", "/dev/shm",
-                   "chmod", "insecure", "docker", "/:", "public", "r.", "req.", "acceptall", "javascript", "location", "curl")  # read on the line lowered
+                   "chmod", "insecure", "docker", "/:", "public", "r.", "req.", "acceptall", "javascript", "location", "curl", "npmrc", "pypirc", "netrc", "credentials", "dockercfg", "id_rsa", "id_ed25519")  # read on the line lowered
 
 
 def classic_written(added: Sequence[str]) -> str | None:
