@@ -367,3 +367,46 @@ def test_blind_192_to_195s_near_misses_stay_quiet(path: str, added: list[str], r
     from line_changes import fc, review
 
     assert review(fc(path, added, removed)).risk == "low"
+
+
+# --------------------------------------------------------------------------- round 106: blind 196-199's readable misses
+
+@pytest.mark.parametrize(("path", "added", "removed", "said"), [
+    # python-stdnum's online check, a .wsgi file: Python (blind 196)
+    ("online_check/stdnum.wsgi", ["            data['number'],"], ["            html.escape(data['number']),"], "removes escaping"),
+    # gemspecs shipping every file of the folder (factory_bot_rails, blind 195; hanami, blind 197)
+    ("factory_bot_rails.gemspec", ['  s.files = Dir["**/*"] + %w[CONTRIBUTING.md LICENSE]'], ['  s.files = Dir["lib/**/*"] + %w[CONTRIBUTING.md LICENSE]'],
+     "packages every file of the folder into the gem"),
+    ("hanami.gemspec", ['  spec.files = Dir.glob("**/*", File::FNM_DOTMATCH)'], ['  spec.files = Dir.glob("lib/**/*")'], "packages every file of the folder"),
+    # go-retry's README opening a database with its password in the DSN (blind 199): said as a secret, masked
+    ("README.md", ["```go", 'db, err := sql.Open("mysql", "admin:Xk9#vR2pL7qz@tcp(db-prod.internal:3306)/orders")', "```"],
+     ["```go", 'db, err := sql.Open("mysql", "...")', "```"], 'hard-codes a secret (a database password in its connection string): db, err := sql.Open("mysql", "admin:…")'),
+])
+def test_blind_196_to_199s_lines_are_read(path: str, added: list[str], removed: list[str], said: str) -> None:
+    from line_changes import fc, review
+
+    got = review(fc(path, added, removed))
+    assert got.risk == "high" and any(said in reason for reason in got.reasons), (got.risk, got.reasons)
+    assert "Xk9#vR2pL7qz" not in " ".join(got.reasons)
+
+
+def test_blind_196_to_199s_near_misses_and_runs() -> None:
+    from line_changes import fc, review
+    from relay.review.sample_code import own_names
+    from relay.review.value_turns import value_turn
+
+    assert review(fc("x.gemspec", ['  s.files = Dir["lib/**/*"]'], [])).risk != "high"
+    assert review(fc("README.md", ["```go", 'db, err := sql.Open("mysql", "user:password@tcp(127.0.0.1:3306)/hello")', "```"], [])).risk == "low"
+    # protego's can_fetch() losing the normalising of its url (blind 199); the call renamed stays quiet
+    said = value_turn(["        allowed = True"], ["        url = self._quote_path(url)", "        allowed = True"])
+    assert said is not None and said.startswith("drops the normalising of url"), said
+    assert value_turn(["        url = quote_path(url)"], ["        url = self._quote_path(url)"]) is None
+    assert value_turn([], ["        total = compute(total)"]) is None
+    # a README's sentence whose span installs something makes the project's own names worth reading (crypto-browserify)
+    import tempfile
+    from pathlib import Path
+    with tempfile.TemporaryDirectory() as d:
+        (Path(d) / "package.json").write_text('{\n  "name": "crypto-browserify"\n}\n', encoding="utf-8")
+        page = fc("README.md", ["Install it with `npm install crypto-browserfy`."], [])
+        assert own_names(Path(d), [page]) == frozenset({"crypto-browserify"})
+        assert own_names(Path(d), [fc("README.md", ["Nothing to install here."], [])]) == frozenset()

@@ -186,6 +186,8 @@ CODE_EXTS = frozenset(
     # A grammar's or a lexer's source (yacc/bison, flex, Ragel, ANTLR, PEG, re2c, jison): its actions are the host
     # language's code, compiled into the parser; a check turned there is one turned in the source (round 33).
     + "y yy ypp l ll lex rl g4 peg leg re2c jison lalrpop".split()
+    # Python under a server's own extension (round 106: python-stdnum's online_check/stdnum.wsgi, blind 196) and Windows'.
+    + "wsgi pyw".split()
 )
 _DOC_EXTS = frozenset("md markdown rst adoc asciidoc txt rdoc org textile pod tex msg".split())
 _DOC_NAMES = (

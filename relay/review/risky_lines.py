@@ -456,7 +456,7 @@ def unsafe_value(added: Sequence[str], removed: Sequence[str], *, prose_too: boo
         # A vendor's credential is one in a sentence too (a README that pastes a real token into its words).
         if hit and (prose_too or (hit[0] == SECRET and vendor_secret(code)) or not looks_like_prose(code) and _instruction_kept(hit[0], code, removed, _value_hit)) \
                 and (prose_too or hit[0] != "turns debug mode on" or not _COMMAND_RE.match(code)):
-            return f"{hit[0]}: {_quote(*masked(code, hit[1]) if hit[0] == SECRET else (code, hit[1]))}"
+            return f"{hit[0]}: {_quote(*masked(code, hit[1]) if hit[0].startswith(SECRET) else (code, hit[1]))}"
     gone = _new_lines(removed, added)
     if gone:
         kept = " ".join(added)

@@ -170,7 +170,8 @@ def own_names(workspace: Path, changes: Iterable[FileChange]) -> frozenset[str]:
     """The names the project's root manifests give the project itself (package.json's and composer.json's "name",
     pyproject's, Cargo's and setup.cfg's name, go.mod's module, a gemspec's name), read only when a changed line may be
     an install command (``relay.review.sample_code.screen``) or a dependency's line, never through a symlink; a few small files."""
-    if not any(screen(line) or dependency_line(line) for c in changes if c.kind != "deleted" for line in c.added_lines[:200]):
+    # A span's command counts (round 106: crypto-browserify's README, "Install it with `npm install crypto-browserfy`.", blind 196).
+    if not any(screen(line) or dependency_line(line) for c in changes if c.kind != "deleted" for line in code_spans(c.added_lines[:200])):
         return frozenset()
     names: set[str] = set()
     try:

@@ -234,6 +234,10 @@ _REMOVED_CALL_RE = re.compile(r"^\s*(?:await\s+)?(?P<call>[\w$.:>()-]*?(?P<verb>
 
 
 _RECEIVER_RE = re.compile(r"[\w)\]]\s*(?:\.|->|::)\s*\w+$")
+# A value passed through its normalising call and bound again to its own name (round 106: protego's can_fetch() losing
+# ``url = self._quote_path(url)``, blind 199): removed, what is checked next is the raw value.
+_RENORMALISED_RE = re.compile(r"^\s*(?P<v>[\w.$]+)\s*=\s*(?P<call>[\w.$:>-]*?(?i:quote|normali[sz]e|canonical|sanitiz|saniti[sz]e|escape|clean|"
+                              r"realpath|abspath|resolve|unquote|decode)\w*)\s*\(\s*(?P=v)\s*[,)]")
 
 
 def value_turn(added: Sequence[str], removed: Sequence[str]) -> str | None:
@@ -258,6 +262,9 @@ def value_turn(added: Sequence[str], removed: Sequence[str]) -> str | None:
         method = re.split(r"\.|->|::", m.group("call"))[-1].lower() + "("
         if not any(method in ln.lower() for ln in added):
             return f"drops the call {m.group('call')}(): {_cut(line)}"
+    for line in removed:
+        if (m := _RENORMALISED_RE.match(line)) and squeezed(line) not in kept and not any(m.group("call").rsplit(".", 1)[-1].lstrip("_") in ln for ln in added):
+            return f"drops the normalising of {m.group('v')} ({m.group('call')}(): what follows reads the raw value): {_cut(line)}"
     olds = {squeezed(ln) for ln in removed}
     for line in added:
         if squeezed(line) in olds or _comment(line):

@@ -219,6 +219,9 @@ _CLASSICS = (
     ("writes the address bar's text into the page as HTML (DOM cross-site scripting)", re.compile(
         r"\.(?:html|append|prepend|after|before|insertAdjacentHTML)\s*\([^;]*\blocation\.(?:hash|search|href)\b|"
         r"\.(?:innerHTML|outerHTML)\s*\+?=[^;]*\blocation\.(?:hash|search|href)\b|\bdocument\.write(?:ln)?\s*\([^;]*\blocation\.(?:hash|search|href)\b")),
+    # Round 106 (blind 195, 197): factory_bot_rails' and hanami's gemspecs shipping every file of the folder.
+    ("packages every file of the folder into the gem (dotfiles and secrets with them)", re.compile(
+        r"""\.files\s*=\s*Dir(?:\.glob)?\s*[\[(]\s*['"]\*\*/\*['"]""")),
     # query-string's readme sending the browser to the query's ``redirect`` (blind 191).
     ("sends the user wherever the link says (an open redirect)", re.compile(
         r"(?i)\b(?:window\.|document\.)?location(?:\.href)?\s*=(?!=)\s*[\w$.]*\.(?:redirect\w*|next|return_?to|return_?url|continue|goto|"
@@ -227,7 +230,7 @@ _CLASSICS = (
         r"(?i)\b\w*(?:allow\w*|safe|permitted|whitelist\w*)_?(?:url_?)?(?:scheme|protocol)s?\w*\b[^;]*['\"]javascript:?['\"]")),
 )
 _CLASSIC_SCREEN = ("signed", "eval", "http://", "passenv", "pass_env", "cvss", "$_", "func", "replace", "||", " or ", "tmp/", "/dev/shm",
-                   "chmod", "insecure", "docker", "/:", "public", "r.", "req.", "acceptall", "javascript", "location", "curl", "npmrc", "pypirc", "netrc", "credentials", "dockercfg", "id_rsa", "id_ed25519")  # read on the line lowered
+                   "chmod", "insecure", "docker", "/:", "public", "r.", "req.", "acceptall", "javascript", "location", "curl", "npmrc", "pypirc", "netrc", "credentials", "dockercfg", "id_rsa", "id_ed25519", ".files")  # read on the line lowered
 
 
 def classic_written(added: Sequence[str]) -> str | None:
