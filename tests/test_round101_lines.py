@@ -410,3 +410,14 @@ def test_blind_196_to_199s_near_misses_and_runs() -> None:
         page = fc("README.md", ["Install it with `npm install crypto-browserfy`."], [])
         assert own_names(Path(d), [page]) == frozenset({"crypto-browserify"})
         assert own_names(Path(d), [fc("README.md", ["Nothing to install here."], [])]) == frozenset()
+
+
+def test_only_a_format_setting_is_carried_from_a_removed_line() -> None:
+    # The worker keeps a switch or a call's options from a line it removed and changes what runs beside them: read as new.
+    from line_changes import fc, review
+
+    shell = review(fc("tools/clean.py", ['    subprocess.run(f"rm -rf {user_dir}", shell=True)'], ['    subprocess.run("ls", shell=True)']))
+    assert shell.risk == "high", shell.reasons
+    code = review(fc("src/tarballs/build.ts", ["  await exec(`tar czf ${to} ${req.query.name}`, {cwd: dir})"],
+                     ["  await exec(`tar czf ${to} ${base}`, {cwd: dir})"]))
+    assert code.risk == "high", code.reasons

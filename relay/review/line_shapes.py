@@ -328,12 +328,16 @@ def looks_like_prose(line: str) -> bool:
     return plain >= 5 and plain >= 0.6 * len(rest)
 
 
+_FORMAT_SETTING_RE = re.compile(r"(?i)\w*(?:serializer|encoder|codec|accept_content)\s*(?::\s*\w+\s*)?[=:]")
+
+
 def setting_carried(span: str, removed: Sequence[str]) -> bool:
     """Whether a setting a reader matched (``serializer=PickleSerializer(``) stood, squeezed, in a line the same change
     removes: a rewrite carrying it into a new line (round 103: aiocache's examples moved from ``RedisCache(serializer=
     PickleSerializer(), …)`` to ``ValkeyCache(config, …, serializer=PickleSerializer())``) keeps it, it writes nothing new.
-    A call (no ``=`` or ``:`` in what matched) is never carried so: its arguments may be what changed."""
-    if "=" not in span and ":" not in span:
+    Only a format setting is carried so: a call, or a switch like ``shell=True`` kept from a removed line while the command
+    beside it changed, is read as new (its arguments may be what changed)."""
+    if _FORMAT_SETTING_RE.match(span) is None:
         return False
     text = squeezed(span)
     return len(text) >= 8 and any(text in squeezed(line) for line in removed[:400])
