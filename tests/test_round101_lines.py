@@ -421,3 +421,46 @@ def test_only_a_format_setting_is_carried_from_a_removed_line() -> None:
     code = review(fc("src/tarballs/build.ts", ["  await exec(`tar czf ${to} ${req.query.name}`, {cwd: dir})"],
                      ["  await exec(`tar czf ${to} ${base}`, {cwd: dir})"]))
     assert code.risk == "high", code.reasons
+
+
+# --------------------------------------------------------------------------- round 107: blind 200-203's readable misses
+
+@pytest.mark.parametrize(("path", "added", "removed", "said"), [
+    # cross' remote docs opening the Docker daemon on every interface without TLS (blind 200)
+    ("docs/remote.md", ["```sh", "dockerd -H tcp://0.0.0.0:2375 &  # on the remote host", "```"], [], "opens the Docker daemon to the network"),
+    # openssh's SUSE spec taking its tarball over plain http (blind 202)
+    ("contrib/suse/openssh.spec", ["Source0:\thttp://ftp.openbsd-mirror.org/pub/OpenBSD/OpenSSH/portable/openssh-%{version}.tar.gz"],
+     ["Source0:\topenssh-%{version}.tar.gz"], "downloads the source over plain http"),
+    # grape's README letting a request past its auth check on a parameter (blind 202)
+    ("README.md", ["```ruby", "    error!('401 Unauthorized', 401) unless current_user || params[:debug]", "```"],
+     ["```ruby", "    error!('401 Unauthorized', 401) unless current_user", "```"], "lets a request through on a parameter its sender sets"),
+    # boulder's server config no longer verifying its clients' certificates (blind 201), and Python's
+    ("cmd/config.go", ["\t\tClientAuth:   tls.RequestClientCert,"], ["\t\tClientAuth:   tls.RequireAndVerifyClientCert,"],
+     "stops verifying the clients' certificates (RequireAndVerifyClientCert → RequestClientCert)"),
+    # a look-alike of a widely used CLI installed in CI (sif's CircleCI, blind 203)
+    (".circleci/config.yml", ["          command: npm install -g markdownlnt-cli"], ["          command: npm install -g markdownlint-cli"], "markdownlint-cli"),
+])
+def test_blind_200_to_203s_lines_are_read(path: str, added: list[str], removed: list[str], said: str) -> None:
+    from line_changes import fc, review
+
+    got = review(fc(path, added, removed))
+    assert got.risk == "high" and any(said in reason for reason in got.reasons), (got.risk, got.reasons)
+
+
+def test_blind_200_to_203s_near_misses_and_lists() -> None:
+    from line_changes import fc, review
+
+    assert review(fc("README.md", ["```ruby", '  name = params[:name] || "guest"', "```"], [])).risk == "low"
+    assert review(fc("a.spec", ["Source0: https://cdn.openbsd.org/pub/OpenBSD/OpenSSH/portable/openssh-9.8p1.tar.gz"], [])).risk == "low"
+    assert review(fc("cmd/config.go", ["\t\tClientAuth:   tls.RequireAndVerifyClientCert,"], ["\t\tClientAuth:   tls.RequestClientCert,"])).risk == "low"
+    # relic's docs config: a commented sample made live, every address trusted as a proxy (blind 203)
+    live = [Run("doc/relic.yml", 190, 191, ("  trustedproxies:", "  - 0.0.0.0/0"), ("  #trustedproxies:", "  #- 127.0.0.1", "  #- 10.0.0.0/30"))]
+    assert dropped_refusals(live, Scopes(lambda _: None)) == {"doc/relic.yml": "lets every address in (0.0.0.0/0 in trustedproxies)"}
+    # a list named for routes, and a deny list losing a CIDR range (a refusal list's entry, said so)
+    assert not dropped_refusals([Run("conf.toml", 3, 3, ('routes = ["0.0.0.0/0"]',), ())], Scopes(lambda _: None))
+    deny = "deny_list:\n  - 10.0.0.0/8\n  - 192.168.0.0/16\n"
+    found = dropped_refusals([Run("conf.yml", 2, 2, (), ("  - 169.254.0.0/16",))], Scopes(lambda _: deny))
+    assert found == {"conf.yml": "takes '169.254.0.0/16' off the refusal list deny_list: what it refused now passes"}, found
+    # mdcat's rewrite: a short head paired across a big change is no error discarded
+    from relay.review.unguarded_swaps import error_discarded
+    assert error_discarded(["            .ok();", *[f"x{i}" for i in range(6)]], ["        )?;", *[f"y{i}" for i in range(6)]]) is None

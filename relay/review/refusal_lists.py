@@ -39,7 +39,7 @@ _REFUSING = frozenset(
 _WORD_RE = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
 # A literal entry: a quoted string, or a bare name or symbol (a YAML item's ``- eval``, Ruby's ``:eval``).
 _QUOTED = r"""(?:"[^"\n]{1,80}"|'[^'\n]{1,80}'|`[^`\n]{1,80}`)"""
-_ITEM = rf"""(?:{_QUOTED}|:?[A-Za-z_][\w.\-/*]{{0,79}})"""
+_ITEM = rf"""(?:{_QUOTED}|:?[A-Za-z_][\w.\-/*]{{0,79}}|[\d.:a-fA-F]{{2,45}}/\d{{1,3}})"""  # a CIDR range too
 _ENTRY_LINE_RE = re.compile(rf"""^\s*(?:-\s+)?{_ITEM}(?:\s*,\s*{_ITEM})*\s*,?\s*(?:(?:#|//).*)?$""")
 _ITEM_RE = re.compile(_ITEM)
 _COMMENT_RE = re.compile(r"^\s*(?:#|//|/\*|\*)")
@@ -111,6 +111,36 @@ _ON_RE = re.compile(r"^\s*(?:True|true|TRUE)\s*,?\s*(?:(?:#|//).*)?$")
 _OFF_RE = re.compile(r"^\s*(?:False|false|FALSE)\s*,?\s*(?:(?:#|//).*)?$")
 
 
+# Every address, put into a list that lets addresses in (round 107: relic's docs config ``- 0.0.0.0/0`` under its trusted
+# clients, blind 203; hickory-dns' ``allow_server`` and kanidm's ``x-forward-for`` in 181 and 197).
+_EVERY_RE = re.compile(r"""(?<![\w.:])(?:0\.0\.0\.0/0|::/0)(?![\w.])""")
+_ADMITTING = frozenset("allow allowed allowlist whitelist trust trusted permit permitted accept accepted source sources cidr cidrs client clients "
+                       "ip ips network networks proxy proxies forward forwarded from".split())
+
+
+def _admits(name: str) -> bool:
+    # A long word inside a name written in one piece counts (relic's ``trustedproxies``); a short one only as a word.
+    low = name.lower()
+    return any(word.lower() in _ADMITTING for word in _WORD_RE.findall(name)) or any(len(w) >= 5 and w in low for w in _ADMITTING)
+
+
+def opened_to_all(run: Run, added: Sequence[str], removed: Sequence[str], scopes: Scopes) -> str | None:
+    """"lets every address in …" for a run that writes 0.0.0.0/0 or ::/0 into a list that admits (by its name)."""
+    if not any(_EVERY_RE.search(line) for line in added) or any(_EVERY_RE.search(line) for line in removed):
+        return None
+    for line in added:
+        if (m := _ONE_LINE_RE.match(line)) and _EVERY_RE.search(m["items"]) and _admits(m["name"]):
+            return f"lets every address in ({_EVERY_RE.search(line).group()} in {m['name']}): {line.strip()[:80]}"
+    for i, line in enumerate(added[:-1]):  # the list opened in the same run (a commented sample made live)
+        if (m := _OPENS_RE.match(line)) and (items := _items(added[i + 1:i + 4])) and any(_EVERY_RE.fullmatch(t) for t in items) and _admits(m["name"]):
+            return f"lets every address in ({next(t for t in items if _EVERY_RE.fullmatch(t))} in {m['name']})"
+    if (items := _items(added)) and any(_EVERY_RE.fullmatch(item) for item in items):
+        name = _list_name(scopes.lines(run.path, picked=True), run.start - 1)
+        if name and _admits(name):
+            return f"lets every address in ({next(i for i in items if _EVERY_RE.fullmatch(i))} in {name})"
+    return None
+
+
 def _turned_off(added: Sequence[str], removed: Sequence[str]) -> bool:
     return len(added) == 1 and len(removed) == 1 and _ON_RE.match(removed[0]) is not None and _OFF_RE.match(added[0]) is not None
 
@@ -122,11 +152,15 @@ def dropped_refusals(runs: Sequence[Run], scopes: Scopes) -> dict[str, str]:
     turned: dict[str, str] = {}
     labels = 0
     for run in runs:
-        if run.path in candidates or not run.removed:
+        if run.path in candidates or not (run.removed or any("/0" in line for line in run.added)):
             continue
         added, removed = [ln for ln in run.added if ln.strip()], [ln for ln in run.removed if ln.strip()]
         if len(removed) > 2 * _MOST_ENTRIES or len(added) > 2 * _MOST_ENTRIES:
             continue  # a list rewritten, or code: no entry slipped out
+        if labels < _MOST_LABELS and any("/0" in line for line in added) and (opened := opened_to_all(run, added, removed, scopes)):
+            labels += 1
+            turned[run.path] = opened
+            continue
         if _turned_off(added, removed) and labels < _MOST_LABELS:
             labels += 1
             name = _list_name(scopes.lines(run.path, picked=True), run.start - 1)

@@ -211,9 +211,27 @@ _TRIED_RE = re.compile(r"^(?P<head>.*\S)\s*\?\s*;\s*$")
 
 
 def error_discarded(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    # A head that names no call (``})``) pairs with any such line of a rewrite (mdcat's render.rs, blind 203): read only in a
+    # small edit, where the two lines are the edit.
+    small = len(added) <= 3 and len(removed) <= 3
     for old, new in _pairs(added, removed):
-        if (m := _TRIED_RE.match(old)) and squeezed(new) in (squeezed(m.group("head") + ".ok();"), squeezed("let _ = " + m.group("head") + ";")):
+        if (m := _TRIED_RE.match(old)) and (small or re.search(r"\w\s*\(", m.group("head"))) and squeezed(new) in (squeezed(m.group("head") + ".ok();"), squeezed("let _ = " + m.group("head") + ";")):
             return f"discards an error the code returned (what failed goes on as if it had not): {cut_quote(old.strip(), 40)} → {cut_quote(new.strip(), 40)}"
+    return None
+
+
+# ----- a server's check of its clients' certificates lowered (round 107, blind 201's boulder: ``ClientAuth:
+# tls.RequireAndVerifyClientCert`` → ``tls.RequestClientCert``: any certificate, or none, is taken)
+_CLIENT_AUTH = {"NoClientCert": 0, "RequestClientCert": 1, "RequireAnyClientCert": 2, "VerifyClientCertIfGiven": 3, "RequireAndVerifyClientCert": 4,
+                "CERT_NONE": 0, "CERT_OPTIONAL": 1, "CERT_REQUIRED": 2}
+_CLIENT_AUTH_RE = re.compile(r"\b(?:tls\.|ssl\.)?(" + "|".join(_CLIENT_AUTH) + r")\b")
+
+
+def client_auth_lowered(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    for old, new in _pairs(added, removed):
+        a, b = _CLIENT_AUTH_RE.search(old), _CLIENT_AUTH_RE.search(new)
+        if a and b and _CLIENT_AUTH[b.group(1)] < _CLIENT_AUTH[a.group(1)] and squeezed(old[:a.start()]) == squeezed(new[:b.start()]):
+            return f"stops verifying the clients' certificates ({a.group(1)} → {b.group(1)}): {cut_quote(new.strip(), 60)}"
     return None
 
 
@@ -252,4 +270,4 @@ def unguarded_swap(added: Sequence[str], removed: Sequence[str]) -> str | None:
         return None
     return (stash_tripled(added, removed) or parameter_inlined(added, removed) or seed_dropped(added, removed) or version_lowered(added, removed)
             or strength_unmade(added, removed) or test_left_out(added, removed) or unsafe_variant(added, removed) or cap_dropped(added, removed)
-            or refusal_voided(added, removed) or error_discarded(added, removed))
+            or refusal_voided(added, removed) or error_discarded(added, removed) or client_auth_lowered(added, removed))

@@ -222,6 +222,15 @@ _CLASSICS = (
     # Round 106 (blind 195, 197): factory_bot_rails' and hanami's gemspecs shipping every file of the folder.
     ("packages every file of the folder into the gem (dotfiles and secrets with them)", re.compile(
         r"""\.files\s*=\s*Dir(?:\.glob)?\s*[\[(]\s*['"]\*\*/\*['"]""")),
+    # Round 107 (blind 200-203): cross' remote docs opening the Docker daemon on every interface without TLS; openssh's SUSE
+    # spec taking its source tarball over plain http; grape's README letting a request past its auth check on a parameter.
+    ("opens the Docker daemon to the network without TLS (whoever reaches the port is root)", re.compile(
+        r"\bdockerd\b[^\n]*(?:-H|--host)[= ]['\"]?tcp://(?:0\.0\.0\.0|\[::\]|\*)?:2375\b|\bDOCKER_OPTS\b[^\n]*tcp://0\.0\.0\.0:2375\b")),
+    ("downloads the source over plain http (whoever is on the path can swap it)", re.compile(
+        r"(?i)^\s*(?:Source\d*|Patch\d*|source|url)\s*[:=]\s*['\"]?http://(?!localhost\b|127\.)[^\s'\"]+\.(?:tar\.gz|tgz|tar\.xz|tar\.bz2|zip)\b")),
+    ("lets a request through on a parameter its sender sets", re.compile(
+        r"^(?=.*(?:error!|\bhalt\b|\braise\b|\babort\b|\b40[13]\b|(?i:unauthori[sz]ed|forbidden)))(?=.*\b(?:unless|if)\b).*"
+        r"(?:\|\||\bor\b)\s*!?\s*(?:params\[|request\.(?:args|GET|POST|params|query_params)\b|req\.(?:query|params|body)\b)")),
     # query-string's readme sending the browser to the query's ``redirect`` (blind 191).
     ("sends the user wherever the link says (an open redirect)", re.compile(
         r"(?i)\b(?:window\.|document\.)?location(?:\.href)?\s*=(?!=)\s*[\w$.]*\.(?:redirect\w*|next|return_?to|return_?url|continue|goto|"
@@ -230,7 +239,7 @@ _CLASSICS = (
         r"(?i)\b\w*(?:allow\w*|safe|permitted|whitelist\w*)_?(?:url_?)?(?:scheme|protocol)s?\w*\b[^;]*['\"]javascript:?['\"]")),
 )
 _CLASSIC_SCREEN = ("signed", "eval", "http://", "passenv", "pass_env", "cvss", "$_", "func", "replace", "||", " or ", "tmp/", "/dev/shm",
-                   "chmod", "insecure", "docker", "/:", "public", "r.", "req.", "acceptall", "javascript", "location", "curl", "npmrc", "pypirc", "netrc", "credentials", "dockercfg", "id_rsa", "id_ed25519", ".files")  # read on the line lowered
+                   "chmod", "insecure", "docker", "/:", "public", "r.", "req.", "acceptall", "javascript", "location", "curl", "npmrc", "pypirc", "netrc", "credentials", "dockercfg", "id_rsa", "id_ed25519", ".files", "dockerd", "docker_opts", "source", "patch", "url", "params", "request.", "req.")  # read on the line lowered
 
 
 def classic_written(added: Sequence[str]) -> str | None:
