@@ -464,3 +464,36 @@ def test_blind_200_to_203s_near_misses_and_lists() -> None:
     # mdcat's rewrite: a short head paired across a big change is no error discarded
     from relay.review.unguarded_swaps import error_discarded
     assert error_discarded(["            .ok();", *[f"x{i}" for i in range(6)]], ["        )?;", *[f"y{i}" for i in range(6)]]) is None
+
+
+# --------------------------------------------------------------------------- round 108: blind 204-207's readable misses
+
+@pytest.mark.parametrize(("path", "added", "said"), [
+    # s2a-go's README telling its reader to turn verification off in a sentence's inline code (blind 205)
+    ("README.md", ["Agent. For local testing without an S2A server, set `InsecureSkipVerify: true` in the `tls.Config` you pass."],
+     "turns TLS verification off: InsecureSkipVerify: true"),
+    # humanize's release notes with a test.pypi.org token, and its MANIFEST.in taking .pypirc into the sdist (blind 205)
+    ("RELEASING.md", ["```sh", "twine upload -u __token__ -p pypi-AgENdGVzdC5weXBpLm9yZwIkYjQ5ZTZlMjUtYzQ3Mi00ZjE2LWE0OTQtYmQ2ZTZjZjA0NjM3AAIqWzMsIjE0ZTk2", "```"],
+     "hard-codes a secret: twine upload -u __token__ -p [REDACTED:pypi-token]"),
+    ("MANIFEST.in", ["include .pypirc"], "copies a credentials file into what is built or shipped"),
+    # a page's script sending the browser to its own address fragment (mkdocs-redirects' template's shape, blind 206)
+    ("docs/redirect.html", ["<script>var anchor=window.location.hash.substr(1);location.href=anchor?decodeURIComponent(anchor):'/';</script>"],
+     "sends the user wherever the link says (an open redirect)"),
+])
+def test_blind_204_to_207s_lines_are_read(path: str, added: list[str], said: str) -> None:
+    from line_changes import fc, review
+
+    got = review(fc(path, added, []))
+    assert got.risk == "high" and any(said in reason for reason in got.reasons), (got.risk, got.reasons)
+
+
+@pytest.mark.parametrize(("path", "added"), [
+    ("README.md", ["Set `timeout: 30` to wait longer."]),
+    ("README.md", ["Use `cache_dir: /var/cache/app` for a cache every worker shares."]),
+    ("MANIFEST.in", ["include README.md LICENSE"]),
+    ("src/a.js", ["if (location.hash) { el.scrollIntoView() }"]),
+])
+def test_blind_204_to_207s_near_misses_stay_quiet(path: str, added: list[str]) -> None:
+    from line_changes import fc, review
+
+    assert review(fc(path, added, [])).risk != "high"

@@ -171,6 +171,13 @@ _COMMAND_RE = re.compile(r"^\s*(?:\$\s+)?(?:sudo\s+|export\s+|set\s+|env\s+)?(?:
                          r"make|python3?|node|ruby|php)\b)")
 
 
+# A setting the sentence tells its reader to write (round 108, blind 205's s2a-go README: "set `InsecureSkipVerify: true`
+# in the `tls.Config`"), where no word of the sentence warns against it ("never pass `autoescape=False`" stays words).
+_SETTING_SPAN_RE = re.compile(r"^[\w.$\[\]'\"-]+\s*(?:[:=]|=>)\s*\S")
+_TOLD_RE = re.compile(r"(?i)\b(?:set|use|pass|add|enable|configure|put)\b")
+_WARNED_RE = re.compile(r"(?i)\b(?:never|not|avoid|instead|rather|unless|warning|danger\w*|don't|do not|shouldn't|must not)\b|n't\b")
+
+
 def code_spans(lines: Sequence[str], prose: Callable[[str], bool]) -> list[str]:
     """The code inside the lines ``prose`` calls sentences: a docs reader leaves a sentence out (its words about a setting
     are no setting), but ``run `sudo chmod 777 /usr/local/bin/asdf` `` inside it is the command a reader runs (a span that
@@ -181,7 +188,8 @@ def code_spans(lines: Sequence[str], prose: Callable[[str], bool]) -> list[str]:
         text = line.strip()
         if not text or not prose(text):
             continue
-        out += [m.group(1) for m in _SPAN_RE.finditer(text) if _COMMAND_RE.match(m.group(1))] if "`" in text else []
+        out += [m.group(1) for m in _SPAN_RE.finditer(text) if _COMMAND_RE.match(m.group(1))
+                or _SETTING_SPAN_RE.match(m.group(1)) and _TOLD_RE.search(text[:m.start()]) and not _WARNED_RE.search(text)] if "`" in text else []
         head = _TRAILING_COMMENT_RE.split(text, 1)
         if len(head) == 2 and head[0].strip() and not prose(head[0].strip()):
             out.append(head[0])

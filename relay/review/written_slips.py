@@ -215,7 +215,9 @@ _CLASSICS = (
     # Round 105 (blind 192-195): code-block-writer's build script copying ``.npmrc`` into the folder it publishes;
     # screenfull's demo writing ``location.hash`` into the page with jQuery's ``.html()``.
     ("copies a credentials file into what is built or shipped", re.compile(
-        r"(?i)\b(?:\w*copy\w*|cp|COPY|ADD)\b[^;\n]*?['\"\s(](?:\./)?(?P<f>\.npmrc|\.pypirc|\.netrc|\.git-credentials|\.dockercfg|id_rsa|id_ed25519)['\"\s,)]")),
+        r"(?i)\b(?:\w*copy\w*|cp|COPY|ADD)\b[^;\n]*?['\"\s(](?:\./)?(?P<f>\.npmrc|\.pypirc|\.netrc|\.git-credentials|\.dockercfg|id_rsa|id_ed25519)['\"\s,)]|"
+        # A source distribution's manifest taking one in (round 108, blind 205's humanize: MANIFEST.in ``include .pypirc``).
+        r"^\s*(?:include|recursive-include|graft)\s+(?:\S+\s+)*?(?:\./)?(?:\.npmrc|\.pypirc|\.netrc|\.git-credentials|\.env|id_rsa|id_ed25519)\s*$")),
     ("writes the address bar's text into the page as HTML (DOM cross-site scripting)", re.compile(
         r"\.(?:html|append|prepend|after|before|insertAdjacentHTML)\s*\([^;]*\blocation\.(?:hash|search|href)\b|"
         r"\.(?:innerHTML|outerHTML)\s*\+?=[^;]*\blocation\.(?:hash|search|href)\b|\bdocument\.write(?:ln)?\s*\([^;]*\blocation\.(?:hash|search|href)\b")),
@@ -234,12 +236,14 @@ _CLASSICS = (
     # query-string's readme sending the browser to the query's ``redirect`` (blind 191).
     ("sends the user wherever the link says (an open redirect)", re.compile(
         r"(?i)\b(?:window\.|document\.)?location(?:\.href)?\s*=(?!=)\s*[\w$.]*\.(?:redirect\w*|next|return_?to|return_?url|continue|goto|"
-        r"target_?url|callback_?url|redirect_?uri)\b\s*;?")),
+        r"target_?url|callback_?url|redirect_?uri)\b\s*;?|"
+        # the page's own address fragment read back into it (round 108: mkdocs-redirects' template, blind 206)
+        r"(?=.*\blocation\.(?:hash|search)\b).*\blocation(?:\.href)?\s*=(?!=)\s*[^;]*\b(?:decodeURIComponent|anchor|hash|target|url)\b")),
     ("allows javascript: links (cross-site scripting)", re.compile(
         r"(?i)\b\w*(?:allow\w*|safe|permitted|whitelist\w*)_?(?:url_?)?(?:scheme|protocol)s?\w*\b[^;]*['\"]javascript:?['\"]")),
 )
 _CLASSIC_SCREEN = ("signed", "eval", "http://", "passenv", "pass_env", "cvss", "$_", "func", "replace", "||", " or ", "tmp/", "/dev/shm",
-                   "chmod", "insecure", "docker", "/:", "public", "r.", "req.", "acceptall", "javascript", "location", "curl", "npmrc", "pypirc", "netrc", "credentials", "dockercfg", "id_rsa", "id_ed25519", ".files", "dockerd", "docker_opts", "source", "patch", "url", "params", "request.", "req.")  # read on the line lowered
+                   "chmod", "insecure", "docker", "/:", "public", "r.", "req.", "acceptall", "javascript", "location", "curl", "npmrc", "pypirc", "netrc", "credentials", "dockercfg", "id_rsa", "id_ed25519", ".files", "dockerd", "docker_opts", "source", "patch", "url", "params", "request.", "req.", "include", "graft")  # read on the line lowered
 
 
 def classic_written(added: Sequence[str]) -> str | None:
