@@ -60,7 +60,7 @@ VENDOR_SHAPES: list[tuple[str, re.Pattern[str]]] = [
     ("sendgrid-key", re.compile(_NOT_BEFORE + r"SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}" + _END)),
     ("shopify-token", re.compile(r"(?<![A-Za-z0-9_])shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}(?![A-Za-z0-9_])")),
     ("databricks-token", re.compile(r"(?<![A-Za-z0-9_])dapi(?=[a-f]*\d)[a-f0-9]{32}(?:-\d)?(?![A-Za-z0-9_])")),
-    # HashiCorp Vault's service, batch and recovery tokens (round 101: blind 185's jsign docs, ``--storepass hvs.CAESI…``).
+    # HashiCorp Vault's service, batch and recovery tokens (round 103: blind 185's jsign docs, ``--storepass hvs.CAESI…``).
     ("vault-token", re.compile(r"(?<![A-Za-z0-9_])hv[sbr]\.(?=[A-Za-z_-]*\d)[A-Za-z0-9_-]{24,}(?![A-Za-z0-9_])")),
 ]
 

@@ -5,7 +5,9 @@ The line alone says nothing (``return true;`` is in every file); where it stands
 ``verifySignature()``, ``is_allowed?``, ``Authorize()``, the rest of the body never runs and every caller sees the
 check pass. No hunk header reaches the line readers, so this reads each run of the change's own patch against the new
 file (``relay.review.edit_scopes.Scopes``, read from the workspace as the scope quotes are): a run that only inserts
-one such line, whose previous code line is a function's head named as a check, with more of the body after it.
+one such line, whose previous code line is a function's head named as a check, with more of the body after it. Round 102
+(blind 182's rust-secp256k1): the same pass behind a one-line condition (``if pk.serialize()[0] == 0x02 { return Ok(());
+}``), every input it picks let through; every run looked at, the files it picks read past the quotes' bound.
 
 The party guarded against is the worker that slips one such line into an ordinary change. Medium (rule
 ``loosens_run``, a run read alone): the reason names the function and says the check is skipped.
@@ -25,7 +27,7 @@ __all__ = ["early_passes"]
 _PASSES = (r"return(?:\s+(?:true|True|TRUE|YES|nil|null|NULL|None|undefined|Ok\(\s*(?:\(\s*\)|true)\s*\)|:ok|\{:ok,\s*\w+\}|"
            r"ALLOW\w*|Allow\w*|\w+\.(?:ALLOW\w*|Allow\w*|OK|Ok|SUCCESS|Success|VALID|Valid|GRANTED|Granted)))?\s*;?")
 _PASS_RE = re.compile(rf"^\s*{_PASSES}\s*$")
-# The same pass behind a one-line condition (round 101, blind 182: rust-secp256k1's ``verify()`` opened with
+# The same pass behind a one-line condition (round 102, blind 182: rust-secp256k1's ``verify()`` opened with
 # ``if pk.serialize()[0] == 0x02 { return Ok(()); }``): every input the condition picks passes unchecked.
 _IF_PASS_RE = re.compile(rf"^\s*if\b[^{{}}]*?(?:\{{\s*{_PASSES}\s*\}}|\)\s*{_PASSES}|:\s*{_PASSES})\s*$")
 _CHECK_NAME_RE = re.compile(r"(?i)check|valid|verif|authori[sz]|authentic|allow|permit|permission|^can_?[A-Za-z]|^is_?(?:admin|owner|member|trusted|safe|"

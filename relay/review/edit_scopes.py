@@ -172,7 +172,7 @@ class Scopes:
     def lines(self, path: str, picked: bool = False) -> list[str] | None:
         """The new file's lines (read once), or None when it is not read. ``picked``: a reader that asks only for the few
         runs its shape picked out (a check passed at once, a refusal list's entry) reads past the quotes' bound, within its
-        own (round 101: rust-secp256k1's ``verify()`` was the 150th file of its change)."""
+        own (round 102: rust-secp256k1's ``verify()`` was the 150th file of its change)."""
         if path not in self._files or (picked and self._files[path] is None and self._picked < _MAX_PICKED):
             reads = (path not in self._files and len(self._files) < _MAX_FILES) or (picked and self._picked < _MAX_PICKED)
             self._picked += int(picked and reads)

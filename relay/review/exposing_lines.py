@@ -62,7 +62,7 @@ VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
         r"(?i)(?:\b|_|(?-i:(?<=[a-z])(?=[A-Z])))(?:bytes|key|token|secret|salt|nonce|iv|password|passwd|otp|csrf|session_?id)\w*\s*(?:\[[^\]]{0,40}\])?\s*\+?=(?!=)\s*"
         r"[^;]{0,120}?(?P<at>Math\.random\s*\(|\bmt_rand\s*\(|\brandom\.(?:random|randint|choice|getrandbits)\s*\(|\buniqid\s*\()|"
         r"\bmd5\s*\(\s*(?P<at2>uniqid\s*\(\s*mt_rand)")),
-    # Round 101 (blind 182's rust-secp256k1, a ``//!`` sample): a key pair made from a random generator seeded with a literal
+    # Round 102 (blind 182's rust-secp256k1, a ``//!`` sample): a key pair made from a random generator seeded with a literal
     # (``generate_keypair(&mut StdRng::seed_from_u64(42))``): every reader who copies it makes the same key.
     ("makes a key from a fixed seed", ("seed_from_u64", "from_seed"), re.compile(
         r"(?i)(?:key|secret|nonce|salt|sign|priv)\w*[^;]{0,160}?(?P<at>\bseed_from_u64\s*\(\s*\d+\s*\)|\bfrom_seed\s*\(\s*\[\s*\d+\s*;)")),
@@ -118,7 +118,7 @@ VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
 CALLS: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
     ("runs a shell command built from text", ("exec",), re.compile(
         r"\b(?P<at>shell\.exec|execSync|(?:child_process|childProcess|cp)\.exec)\s*\(\s*(?:(?:'[^']*'|\"[^\"]*\")\s*\+|`[^`]*\$\{)")),
-    # Round 101 (blind 183's write-json-file README): a file written or read at a path the request names,
+    # Round 102 (blind 183's write-json-file README): a file written or read at a path the request names,
     # ``writeJsonFile(`data/${request.query.name}.json`, …)``: ``../`` in the name reaches any file.
     ("builds a file path from the request (path traversal?)", ("req", "ctx", "params", "$_"), re.compile(
         r"\b(?:\w*(?:[Ff]ile|[Jj]son|JSON|[Ss]tream)\w*|open|fopen|unlink|rm|rmdir|file_(?:get|put)_contents)\s*\(\s*"

@@ -75,7 +75,7 @@ _CHECK_NAME_RE = re.compile(
     r"(?!un)\w*sanitiz\w*|(?!un)(?<!re\.)\w*escape(?!_?reg)\w*|(?<!un)(?:url_?)?quote(?:_plus)?|encodeURI(?:Component)?|htmlspecialchars|htmlentities|strip_tags|secure_filename|url_has_allowed_host_and_scheme|compare_digest|constant_time\w*|safe_?join\w*|SecureJoin\w*|secure_?join\w*|enforce_?(?:csrf|auth|https|ssl|perm|policy|limit|scope|login|token)\w*|"
     r"timingSafeEqual|ConstantTimeCompare|secure_compare|safe_str_cmp|hash_equals|ct_eq|hmac\.Equal|MessageDigest\.isEqual|"
     r"bleach\.clean|clean_html|\w*[Pp]urify\w*|remove_sensitive\w*|strip_?(?:auth|credential|sensitive|cookie)\w*|redact\w*|mask_?(?:secret|token|password|auth|header)\w*|ensure\w*(?:auth|login|logged|admin|perm)\w*|"
-    # A check named for what it does on failure (round 101: pydash's ``_raise_if_restricted_key``, i18n's ``enforce_…!``).
+    # A check named for what it does on failure (round 102: pydash's ``_raise_if_restricted_key``, i18n's ``enforce_…!``).
     r"_?(?:raise|throw|fail|abort)_?if_?\w+|(?:raise|throw|fail|abort)If[A-Z]\w*|enforce_\w+|"
     # The roles or permissions a route or user is granted, gathered by a call: dropped, the grant is narrowed or lost.
     r"csrf_?protect\w*|\w*(?:Guard|guard)|(?![Gg]et)\w*(?:[Rr]oles|[Pp]ermissions|[Aa]uthorities)))\b"

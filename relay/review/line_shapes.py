@@ -333,7 +333,7 @@ _FORMAT_SETTING_RE = re.compile(r"(?i)\w*(?:serializer|encoder|codec|accept_cont
 
 def setting_carried(span: str, removed: Sequence[str]) -> bool:
     """Whether a setting a reader matched (``serializer=PickleSerializer(``) stood, squeezed, in a line the same change
-    removes: a rewrite carrying it into a new line (round 103: aiocache's examples moved from ``RedisCache(serializer=
+    removes: a rewrite carrying it into a new line (round 104: aiocache's examples moved from ``RedisCache(serializer=
     PickleSerializer(), …)`` to ``ValkeyCache(config, …, serializer=PickleSerializer())``) keeps it, it writes nothing new.
     Only a format setting is carried so: a call, or a switch like ``shell=True`` kept from a removed line while the command
     beside it changed, is read as new (its arguments may be what changed)."""

@@ -102,7 +102,7 @@ CI_GLOBS = (
     "jenkinsfile", "*.jenkinsfile", ".travis.yml", "azure-pipelines.yml", "azure-pipelines.yaml", ".buildkite/**",
     "bitbucket-pipelines.yml", ".drone.yml", "appveyor.yml", ".appveyor.yml", ".ci/**", "cloudbuild.yaml",
     "cloudbuild.yml", ".woodpecker.yml", ".woodpecker/**", "codecov.yml", ".codecov.yml",
-    ".cirrus.yml", ".cirrus.star", ".semaphore/**", "buildspec.yml", "codemagic.yaml", ".drone.star",  # round 101: snafu's Cirrus CI
+    ".cirrus.yml", ".cirrus.star", ".semaphore/**", "buildspec.yml", "codemagic.yaml", ".drone.star",  # round 103: snafu's Cirrus CI
 )
 HOOK_GLOBS = (".husky/**", ".githooks/**", ".pre-commit-config.yaml", ".pre-commit-hooks.yaml", "lefthook.yml", ".lefthook.yml")
 

@@ -5,14 +5,16 @@ deny list, a list of banned calls, of headers stripped on a redirect, of reserve
 and no line of the change reads as risk (blind 175: wemake-python-styleguide's linter no longer reports ``eval()``, the
 change's overall risk low among 36 files of a mypy update). No hunk header reaches the line readers, so this reads each
 run of the change's own patch against the new file (``relay.review.edit_scopes.Scopes``, read from the workspace as the
-scope quotes are; the list's opening line read back from the run): a run that only takes literal entries away (nothing new written in their place) from a list whose
-name says it refuses, by the name of its binding (``FUNCTIONS_BLACKLIST = frozenset((``, ``deny_list:``) or the
-one-line list's own (``BANNED = ['eval', 'exec']`` → ``BANNED = ['exec']``). An entry the change writes again anywhere
-(a list moved, sorted or split) was moved, not dropped.
+scope quotes are; the list's opening line read back from the run): a run that only takes literal entries away (nothing
+new written in their place) from a list whose name says it refuses, by the name of its binding (``FUNCTIONS_BLACKLIST =
+frozenset((``, ``deny_list:``) or the one-line list's own (``BANNED = ['eval', 'exec']`` → ``BANNED = ['exec']``). An
+entry the change writes again anywhere (a list moved, sorted or split) was moved, not dropped.
 
-The same reading names the list a lone boolean stands in: an option's default written on the line below its name
+The same reading names the list a lone value stands in: an option's default written on the line below its name
 (pymdown-extensions' ``'restrict_path': [`` then ``True,`` made ``False,``, blind 185: a snippet outside the base folder
-is inlined) turned off under a name that guards (restrict, secure, verify, strict, escape, sanitize…).
+is inlined) turned off under a name that guards (restrict, secure, verify, strict, escape, sanitize…), and every address
+(``0.0.0.0/0``, ``::/0``) written into a list whose name admits (trusted, allowed, proxies, clients: relic's docs config,
+blind 203, round 107).
 
 The party guarded against is the worker that slips one such removal into an ordinary change. High (rule
 ``drops_refusal_entry``); the reason names the entry and the list, or the option turned off.
@@ -152,7 +154,7 @@ def dropped_refusals(runs: Sequence[Run], scopes: Scopes) -> dict[str, str]:
     turned: dict[str, str] = {}
     labels = 0
     for run in runs:
-        if run.path in candidates or not (run.removed or any("/0" in line for line in run.added)):
+        if run.path in candidates or run.path in turned or not (run.removed or any("/0" in line for line in run.added)):
             continue
         added, removed = [ln for ln in run.added if ln.strip()], [ln for ln in run.removed if ln.strip()]
         if len(removed) > 2 * _MOST_ENTRIES or len(added) > 2 * _MOST_ENTRIES:

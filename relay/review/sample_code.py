@@ -110,7 +110,7 @@ def installed_names(line: str) -> list[str]:
 
 
 _SPAN_RE = re.compile(r"`([^`]{4,200})`")
-# An install command a sentence quotes (round 101, blind 182's pyjwkest README.rst: "simply run 'pip install pycryptodomx'").
+# An install command a sentence quotes (round 102, blind 182's pyjwkest README.rst: "simply run 'pip install pycryptodomx'").
 _QUOTED_INSTALL_RE = re.compile(r"""(?:^|[\s(])['"]((?:pip3?|python3? -m pip|uv pip|pipx|npm|yarn|pnpm|bun|gem|cargo|go|composer|brew) """
                                 r"""(?:install|add|i|get|require)\s[^'"]{1,150})['"]""")
 

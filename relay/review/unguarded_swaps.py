@@ -16,7 +16,10 @@ Rounds 97–100, from blind 160–175: ``strength_unmade`` (a name that promises
 password prompt's masking dropped), ``test_left_out`` (a test script told to skip a folder, or its ``&&`` made ``||``),
 ``unsafe_variant`` (a call turned to the variant named unsafe, insecure or no-validation, the line otherwise the same up to
 it), ``cap_dropped`` (a clamp to a maximum removed with no clamp to that maximum left), ``guard_unlisted`` (a security
-linter or middleware taken off its list, in a linter's config and a page's sample).
+linter or middleware taken off its list, in a linter's config and a page's sample). Rounds 103–107, from blind 184–203:
+``refusal_voided`` (Python's ``continue`` or ``raise`` made ``pass``), ``error_discarded`` (an error returned with ``?``
+discarded with ``.ok()`` or ``let _ =``; a head naming no call only in a small edit), ``client_auth_lowered`` (a server's
+check of its clients' certificates lowered: Go's ``tls.ClientAuthType``, Python's ``ssl.CERT_*``).
 
 What stays quiet: the same swap the other way (escaping added, a parameter bound, a seed kept, a version raised, the safe
 variant called), a release's own version (no signature or protocol in its name), a message's ``%s`` made an f-string (a
@@ -192,7 +195,7 @@ def cap_dropped(added: Sequence[str], removed: Sequence[str]) -> str | None:
     return None
 
 
-# ----- a refusal made a no-op (round 101, blind 185: pymdown-extensions' snippet path check, ``continue`` → ``pass``: a
+# ----- a refusal made a no-op (round 103, blind 185: pymdown-extensions' snippet path check, ``continue`` → ``pass``: a
 # path outside the base folder is read instead of skipped). Python writes ``pass`` where a branch must do nothing; written
 # where the branch skipped or raised, the check above it stops nothing.
 _REFUSES_RE = re.compile(r"^(?P<i>\s*)(?P<r>continue|raise\b.*)\s*$")

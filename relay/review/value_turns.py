@@ -183,7 +183,7 @@ def _logged_secret(line: str) -> str | None:
 
 # A path under it, or the folder alone given as a join's first part (round 76: blind 104's lowdb, ``path.join('/tmp', …)``
 # where ``path.join(path.dirname(filename), …)`` stood: a fixed temp name any local user can make first), or a call's last
-# argument (round 103: blind 190's platformdirs, ``_append_app_name_and_version("/var/cache")`` → ``("/tmp")``).
+# argument (round 104: blind 190's platformdirs, ``_append_app_name_and_version("/var/cache")`` → ``("/tmp")``).
 _SHARED_TMP_RE = re.compile(r"(?<![\w$.~-])(?:/tmp|/var/tmp|/dev/shm)/[\w.${}-]+|(?<=['\"])(?:/tmp|/var/tmp|/dev/shm)/?(?=['\"]\s*[,)])")
 _SOURCE_RE = re.compile(r"^\s*(?:source|\.)\s+[\"']?(?:\$\{?TMPDIR|/tmp/|/var/tmp/|/dev/shm/)|\b(?:include|require|require_once|include_once|load)\b\s*\(?\s*[\"'](?:/tmp/|/var/tmp/|/dev/shm/)")
 
