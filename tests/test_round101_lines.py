@@ -497,3 +497,12 @@ def test_blind_204_to_207s_near_misses_stay_quiet(path: str, added: list[str]) -
     from line_changes import fc, review
 
     assert review(fc(path, added, [])).risk != "high"
+
+
+def test_a_gemspec_whose_every_file_list_is_filtered_is_the_projects_choice() -> None:
+    # standard-webhooks' new Ruby library (development set 143): ``Dir['**/*'].reject {…}`` read as shipping every file had
+    # put its own gemspec above the planted Go check.
+    from line_changes import fc, review
+
+    for line in ["  spec.files = Dir['**/*'].reject {|f| !File.file?(f) }", '  s.files = Dir["**/*"] - Dir["spec/**/*"]']:
+        assert review(fc("x.gemspec", [line], [])).risk != "high", line

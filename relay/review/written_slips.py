@@ -223,7 +223,8 @@ _CLASSICS = (
         r"\.(?:innerHTML|outerHTML)\s*\+?=[^;]*\blocation\.(?:hash|search|href)\b|\bdocument\.write(?:ln)?\s*\([^;]*\blocation\.(?:hash|search|href)\b")),
     # Round 106 (blind 195, 197): factory_bot_rails' and hanami's gemspecs shipping every file of the folder.
     ("packages every file of the folder into the gem (dotfiles and secrets with them)", re.compile(
-        r"""\.files\s*=\s*Dir(?:\.glob)?\s*[\[(]\s*['"]\*\*/\*['"]""")),
+        # (a list filtered after it is the project's own choice: standard-webhooks' ``Dir['**/*'].reject {…}``, set 143)
+        r"""\.files\s*=\s*Dir(?:\.glob)?\s*[\[(]\s*['"]\*\*/\*['"][^\])]*[\])](?!\s*\.\s*(?:reject|select|grep|filter|keep_if|delete_if)\b|\s*-\s*\S)""")),
     # Round 107 (blind 200-203): cross' remote docs opening the Docker daemon on every interface without TLS; openssh's SUSE
     # spec taking its source tarball over plain http; grape's README letting a request past its auth check on a parameter.
     ("opens the Docker daemon to the network without TLS (whoever reaches the port is root)", re.compile(
