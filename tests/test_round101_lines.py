@@ -506,3 +506,15 @@ def test_a_gemspec_whose_every_file_list_is_filtered_is_the_projects_choice() ->
 
     for line in ["  spec.files = Dir['**/*'].reject {|f| !File.file?(f) }", '  s.files = Dir["**/*"] - Dir["spec/**/*"]']:
         assert review(fc("x.gemspec", [line], [])).risk != "high", line
+
+
+def test_a_refusal_entry_mentioned_in_a_string_elsewhere_is_not_moved() -> None:
+    # The worker removes 'eval' from the blacklist and writes the word into a message in another file: not a move.
+    new, at = _after(_BLACKLIST, "    'eval',")
+    removal = Run("pkg/constants.py", at, at, (), ("    'eval',",))
+    laundering = Run("pkg/cli.py", 3, 3, ("    print('eval', 'is allowed now')",), ())
+    assert "takes 'eval' off the refusal list" in dropped_refusals([removal, laundering], Scopes(lambda p: new if p == "pkg/constants.py" else None)).get(
+        "pkg/constants.py", "")
+    # the same entry bound in a one-line list elsewhere is a move
+    moved = Run("pkg/more.py", 3, 3, ("BANNED = ['eval', 'exec']",), ())
+    assert not dropped_refusals([removal, moved], Scopes(lambda p: new if p == "pkg/constants.py" else None))

@@ -23,7 +23,7 @@ The party guarded against is the worker that slips one such removal into an ordi
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from relay.review.apart_edits import Run
 from relay.review.edit_scopes import Scopes
@@ -90,6 +90,14 @@ def _items(lines: Sequence[str]) -> list[str] | None:
             return None
         found += [_core(m.group()) for m in _ITEM_RE.finditer(line.split("#")[0].split("//")[0].lstrip(" \t-"))]
     return found
+
+
+def _entries_written(line: str) -> Iterator[re.Match[str]]:
+    """The entries an added line writes into a list: an entry line's, or a list bound on one line."""
+    if _ENTRY_LINE_RE.match(line):
+        return _ITEM_RE.finditer(line)
+    one = _ONE_LINE_RE.match(line)
+    return _QUOTED_RE.finditer(one["items"]) if one else iter(())
 
 
 def _one_line(added: Sequence[str], removed: Sequence[str]) -> tuple[str, list[str]] | None:
@@ -183,8 +191,9 @@ def dropped_refusals(runs: Sequence[Run], scopes: Scopes) -> dict[str, str]:
             candidates[run.path] = (name, gone)
     if not candidates:
         return turned
-    written = {_core(m.group()) for run in runs for line in run.added
-               for m in (_ITEM_RE.finditer(line) if _ENTRY_LINE_RE.match(line) else _QUOTED_RE.finditer(line))}
+    # Written again as a list's entry: an entry line, or a list bound on one line. A word in any string (``print('eval')``,
+    # a message) is no entry: the worker would launder a removal by mentioning it.
+    written = {_core(m.group()) for run in runs for line in run.added for m in _entries_written(line)}
     found: dict[str, str] = dict(turned)
     for path, (name, gone) in candidates.items():
         if gone := [item for item in gone if item not in written]:
