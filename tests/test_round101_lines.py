@@ -39,6 +39,9 @@ def _after(text: str, line: str) -> tuple[str, int]:
 @pytest.mark.parametrize(("text", "line", "said"), [
     # Python: wemake-python-styleguide's linter no longer reports eval() (blind 175)
     (_BLACKLIST, "    'eval',", "takes 'eval' off the refusal list FUNCTIONS_BLACKLIST"),
+    # the list's own opening bracket alone on the line under its name (wemake's file as the blind commit had it)
+    ("FUNCTIONS_BLACKLIST: Final = frozenset(\n    (\n        # Code generation:\n        'eval',\n        'exec',\n    ),\n)\n",
+     "        'eval',", "takes 'eval' off the refusal list FUNCTIONS_BLACKLIST"),
     # YAML: a deny list's item
     ("security:\n  denied_commands:\n    - rm\n    - curl\n    - wget\n", "    - curl", "takes 'curl' off the refusal list denied_commands"),
     # JavaScript: the headers stripped on a cross-origin redirect

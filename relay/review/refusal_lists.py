@@ -54,6 +54,7 @@ _QUOTED_RE = re.compile(_QUOTED)
 # Java's ``static final Set<String> BLOCKED = Set.of(``, Ruby's ``DENYLIST = %w[``.
 _OPENS_RE = re.compile(r"""^\s*(?:(?:export|const|let|var|static|final|public|private|protected|readonly|pub)\s+)*(?:[\w.<>\[\],?]+\s+)?["']?"""
                        r"""(?P<name>[A-Za-z_$][\w$.-]*)["']?\s*(?::\s*[^=:]+?)?\s*(?:=>|:=|=|:)\s*&?(?:[\w.$<>\[\]&]+\s*)?(?:%[wiWI])?[\[({]*\s*$""")
+_BRACKETS_RE = re.compile(r"^\s*[\[({]+\s*$")
 _MOST_BACK = 60  # lines read back from a removal for the list's opening line
 _MOST_RUNS = 50_000  # runs looked at for their shape (a few lines of entries)
 _MOST_LABELS = 20  # candidate runs whose scope is read from the new file
@@ -65,8 +66,8 @@ def _list_name(lines: Sequence[str] | None, at: int) -> str:
     comment or blank, when it opens a list; "" otherwise."""
     for i in range(min(at, len(lines or ())) - 1, max(-1, at - 1 - _MOST_BACK), -1):
         line = lines[i]  # type: ignore[index]
-        if not line.strip() or _COMMENT_RE.match(line) or _ENTRY_LINE_RE.match(line):
-            continue
+        if not line.strip() or _COMMENT_RE.match(line) or _ENTRY_LINE_RE.match(line) or _BRACKETS_RE.match(line):
+            continue  # (a bracket alone on its line: wemake's ``frozenset(`` then ``(``, the name one line up)
         found = _OPENS_RE.match(line)
         return found["name"].rsplit(".", 1)[-1] if found else ""
     return ""
