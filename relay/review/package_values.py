@@ -28,7 +28,6 @@ from typing import Any
 
 from relay.core.contracts import FileChange
 from relay.review.content_kinds import reading_path
-from relay.review.unguarded_swaps import guard_unlisted
 from relay.review.kind_values import KIND_EXAMPLES, SCREEN_RE as _KIND_SCREEN_RE, block_off, digest_dropped, failures_ignored, git_locked, ref_unpinned, test_commented
 from relay.review.line_shapes import clipped
 
@@ -159,7 +158,7 @@ def package_value(kind: str, path: str, added: Sequence[str], removed: Sequence[
     added = [ln for ln in added[:_MOST] if len(ln) <= _LONG]
     removed = [ln for ln in removed[:_MOST] if len(ln) <= _LONG]
     if kind in ("build", "manifest", "data") and (alone := digest_dropped(added, removed) or block_off(added, removed)
-                                                  or failures_ignored(added, removed, path) or guard_unlisted(added, removed)):
+                                                  or failures_ignored(added, removed, path)):
         return alone  # a digest line removed alone, a block switched off around lines no screen keeps (round 33)
     if not added or not removed:
         return None

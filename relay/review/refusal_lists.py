@@ -16,6 +16,10 @@ is inlined) turned off under a name that guards (restrict, secure, verify, stric
 (``0.0.0.0/0``, ``::/0``) written into a list whose name admits (trusted, allowed, proxies, clients: relic's docs config,
 blind 203, round 107).
 
+A linter's or a build's config that takes a security check off its list (``- gosec`` gone from ``.golangci.yaml``,
+``relay.review.unguarded_swaps.guard_unlisted``) is the same act by its own entry, and ranks with them (round 109: as
+a package value, medium, sevenzip's gosec stayed out of the first 8 among 25 files of a feature, blind 135).
+
 The party guarded against is the worker that slips one such removal into an ordinary change. High (rule
 ``drops_refusal_entry``); the reason names the entry and the list, or the option turned off.
 """
@@ -29,6 +33,7 @@ from relay.review.apart_edits import Run
 from relay.review.edit_scopes import Scopes
 from relay.review.facts import FileFacts, RiskContext
 from relay.review.rule_row import fc
+from relay.review.unguarded_swaps import guard_unlisted
 
 __all__ = ["REFUSAL_EXAMPLE", "dropped_refusals", "refusal_row"]
 
@@ -204,7 +209,10 @@ def dropped_refusals(runs: Sequence[Run], scopes: Scopes) -> dict[str, str]:
 
 
 def refusal_row(f: FileFacts, ctx: RiskContext) -> str | None:
-    """The rule table's check (rules.py ``drops_refusal_entry``): this file's refusal list that lost an entry."""
+    """The rule table's check (rules.py ``drops_refusal_entry``): this file's refusal list that lost an entry, or the
+    security check a linter's or a build's config no longer runs."""
+    if f.kind in ("build", "manifest", "data") and (off := guard_unlisted(f.change.added_lines, f.change.removed_lines)):
+        return off
     return ctx.dropped_refusals.get(f.change.path)
 
 

@@ -249,7 +249,7 @@ GUARD_WORD_RE = re.compile(rf"(?<![\w-])(?:{_GUARD_ITEMS})(?![\w-])")  # a line 
 
 
 def guard_unlisted(added: Sequence[str], removed: Sequence[str]) -> str | None:
-    """Read in a linter's or a build's config (relay.review.package_values) and a page's sample (relay.review.last_readers),
+    """Read in a linter's or a build's config (relay.review.refusal_lists, high) and a page's sample (relay.review.last_readers),
     not in a CI workflow: a commit that moves its linters into a config file takes them off the workflow's list and puts
     them in the other file (go-password, development set 120: gosec moved to .golangci.yml), which one file's lines cannot
     see; a source file's middleware list is relay.review.risky_lines' ("removes a protection middleware")."""
