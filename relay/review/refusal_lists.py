@@ -8,7 +8,9 @@ run of the change's own patch against the new file (``relay.review.edit_scopes.S
 scope quotes are; the list's opening line read back from the run): a run that only takes literal entries away (nothing
 new written in their place) from a list whose name says it refuses, by the name of its binding (``FUNCTIONS_BLACKLIST =
 frozenset((``, ``deny_list:``) or the one-line list's own (``BANNED = ['eval', 'exec']`` → ``BANNED = ['exec']``). An
-entry the change writes again anywhere (a list moved, sorted or split) was moved, not dropped.
+entry the change writes again anywhere (a list moved, sorted or split) was moved, not dropped. A list that hides what it
+holds (``filter_parameters``, hanami's ``setting :filters, default: %w[…]``, a serializer's ``exclude``) refuses a secret:
+it counts when the entry it lost names one (round 109).
 
 The same reading names the list a lone value stands in: an option's default written on the line below its name
 (pymdown-extensions' ``'restrict_path': [`` then ``True,`` made ``False,``, blind 185: a snippet outside the base folder
@@ -51,8 +53,9 @@ _ENTRY_LINE_RE = re.compile(rf"""^\s*(?:-\s+)?{_ITEM}(?:\s*,\s*{_ITEM})*\s*,?\s*
 _ITEM_RE = re.compile(_ITEM)
 _COMMENT_RE = re.compile(r"^\s*(?:#|//|/\*|\*)")
 # A list written on one line with its binding: ``BANNED = ['eval', 'exec']``, ``deny: ["a", "b"]``.
-_ONE_LINE_RE = re.compile(r"""^\s*(?:(?:export|const|let|var|static|final|public|private|readonly)\s+)*(?P<name>[A-Za-z_][\w.]*)\s*(?::\s*[\w\[\], .|]+)?\s*[:=]\s*"""
-                          r"""(?P<items>(?:\w+\s*)?[\[({].*)$""")
+_ONE_LINE_RE = re.compile(r"""^\s*(?:(?:export|const|let|var|static|final|public|private|readonly)\s+)*(?:\w+\s+:(?=\w+\s*,))?(?P<name>[A-Za-z_][\w.]*)\s*"""
+                          r"""(?::\s*[\w\[\], .|]+)?\s*(?:[:=]|\+=|\|\|=|,\s*default:)\s*"""
+                          r"""(?P<items>(?:\w+\s*)?(?:%[wiWI])?[\[({].*)$""")
 _QUOTED_RE = re.compile(_QUOTED)
 # A line that opens a list under its name, its entries on the lines below: ``FUNCTIONS_BLACKLIST: Final = frozenset((``,
 # YAML's ``denied_commands:``, ``const SENSITIVE_HEADERS = [``, Go's ``var deniedHosts = []string{``, PHP's ``'deny' => [``,
@@ -78,8 +81,16 @@ def _list_name(lines: Sequence[str] | None, at: int) -> str:
     return ""
 
 
-def _refusing(name: str) -> bool:
-    return any(word.lower() in _REFUSING for word in _WORD_RE.findall(name.replace("()", "")))
+# A list that hides what it holds from logs and output (Rails' ``filter_parameters``, hanami's ``setting :filters``, a
+# serializer's ``exclude``) refuses a secret by name: it counts when what it lost is one (round 109, blind 197: hanami's
+# log filters lost ``password``).
+_HIDING = frozenset("filter filters filtered mask masked scrub scrubbed hide hidden obfuscate exclude excluded".split())
+_SECRET_ENTRY_RE = re.compile(r"(?i)passw|secret|token|api_?key|authorization|cookie|credential|private_?key|ssn|otp|crypt|salt|_key$")
+
+
+def _refusing(name: str, gone: Sequence[str] = ()) -> bool:
+    words = {word.lower() for word in _WORD_RE.findall(name.replace("()", ""))}
+    return bool(words & _REFUSING) or bool(words & _HIDING) and any(_SECRET_ENTRY_RE.search(item) for item in gone)
 
 
 def _core(item: str) -> str:
@@ -111,12 +122,14 @@ def _one_line(added: Sequence[str], removed: Sequence[str]) -> tuple[str, list[s
     if len(added) != 1 or len(removed) != 1:
         return None
     old, new = _ONE_LINE_RE.match(removed[0]), _ONE_LINE_RE.match(added[0])
-    if old is None or new is None or old["name"] != new["name"] or not _refusing(old["name"].rsplit(".", 1)[-1]):
+    if old is None or new is None or old["name"] != new["name"]:
         return None
-    kept = {_core(m.group()) for m in _QUOTED_RE.finditer(new["items"])}
-    gone = [c for m in _QUOTED_RE.finditer(old["items"]) if (c := _core(m.group())) not in kept]
-    if len(new["items"].replace(" ", "")) >= len(old["items"].replace(" ", "")):
-        return None  # something was written in their place
+    # Quoted entries; a list of none quoted is read by its bare words (Ruby's ``%w[_csrf password]``, ``[:passw, :secret]``).
+    entry_re = _QUOTED_RE if _QUOTED_RE.search(old["items"]) else _ITEM_RE
+    kept = {_core(m.group()) for m in entry_re.finditer(new["items"])}
+    gone = [c for m in entry_re.finditer(old["items"]) if (c := _core(m.group())) not in kept]
+    if len(new["items"].replace(" ", "")) >= len(old["items"].replace(" ", "")) or not _refusing(old["name"].rsplit(".", 1)[-1], gone):
+        return None  # something was written in their place, or the list refuses nothing by its name
     return (old["name"], gone) if gone else None
 
 
@@ -191,7 +204,7 @@ def dropped_refusals(runs: Sequence[Run], scopes: Scopes) -> dict[str, str]:
                 continue
             labels += 1
             name, gone = _list_name(scopes.lines(run.path, picked=True), run.start if not added else run.start - 1), [item for item in old if item not in new]
-            if not name or not _refusing(name):
+            if not name or not _refusing(name, gone):
                 continue
         if gone:
             candidates[run.path] = (name, gone)
@@ -204,7 +217,8 @@ def dropped_refusals(runs: Sequence[Run], scopes: Scopes) -> dict[str, str]:
     for path, (name, gone) in candidates.items():
         if gone := [item for item in gone if item not in written]:
             entries = ", ".join(f"'{item}'" for item in gone[:_MOST_ENTRIES])
-            found[path] = f"takes {entries} off the refusal list {name}: what it refused now passes"
+            found[path] = (f"takes {entries} off the refusal list {name}: what it refused now passes" if _refusing(name) else
+                           f"takes {entries} off {name}, a list that hides them: they now show in logs and output")
     return found
 
 
