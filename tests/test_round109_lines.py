@@ -48,3 +48,56 @@ def test_a_secret_taken_off_a_list_that_hides_it_is_named(path: str, old: str, n
         assert found is None, found
     else:
         assert found is not None and said in found, found
+
+
+# --------------------------------------------------------------------------- round 109: blind 208–211's misses
+
+def _reviewed(path: str, added: list[str], removed: list[str]):
+    from line_changes import fc
+    from relay.observe.changes import ChangeSet
+    from relay.review.packet import build_review
+
+    return build_review(ChangeSet(source="git", files=[fc(path, added, removed)]), report=None, task="update the docs")[0].review
+
+
+@pytest.mark.parametrize(("path", "added", "removed", "said"), [
+    # yapf (blind 209): a README's new instruction installs from GitHub over plain http
+    ("README.md", ["is to clone this repository or install directly from github:", "", "```bash", "$ pip install git+http://github.com/google/yapf.git", "```"],
+     ["is to clone this repository."], "takes a dependency's source over plain http: $ pip install git+http://github.com/google/yapf.git"),
+    # smbj (blind 209): Bouncy Castle's group with a capital I for the l
+    ("gradle.properties", ["BCPROV_JDK15ON=org.bouncycastIe:bcprov-jdk18on:1.79"], ["BCPROV_JDK15ON=org.bouncycastle:bcprov-jdk18on:1.79"],
+     "swaps a letter for its look-alike (l → I in org.bouncycastIe"),
+    # erubi (blind 209): a capture block's value no longer HTML-escaped, the escaping call and the bare value too unalike to pair
+    ("lib/erubi/capture_block.rb", ["        self << v.to_s", "    def result", "      @buf.join"], ["        self << ::Erubi.h(v)", "    def value", "      @bufs"],
+     "no longer passes v through ::Erubi.h()"),
+    # Leaflet (blind 209): the docs page's popup filled from the address bar's fragment (a popup's content is HTML)
+    ("docs/index.html", ["        .bindPopup(decodeURIComponent(location.hash.slice(1)) || 'A pretty CSS popup.')"], ["        .bindPopup('A pretty CSS popup.')"],
+     "writes the address bar's text into the page as HTML"),
+    # django-permissions-policy (blind 208): the README's policy grants the camera to every origin
+    ("README.rst", ['           "camera": "*",', '           "display-capture": "*",'], ['           "camera": [],', '           "display-capture": [],'],
+     "lets every site embedding the page use a powerful browser feature"),
+    ("nginx.conf", ['add_header Permissions-Policy "camera=*, microphone=()";'], ['add_header Permissions-Policy "camera=(), microphone=()";'],
+     "lets every site embedding the page use a powerful browser feature"),
+])
+def test_each_round109_slip_is_named_high(path: str, added: list[str], removed: list[str], said: str) -> None:
+    review = _reviewed(path, added, removed)
+    assert review and review[0].risk == "high" and said in review[0].reason, review
+
+
+@pytest.mark.parametrize(("path", "added", "removed", "unsaid"), [
+    # a how-to's private index over http is its own subject; the look-alike mended back is a fix
+    ("README.md", ["```bash", "$ pip install --extra-index-url http://pypi.internal.example/simple mypkg", "```"], [], "plain http"),
+    ("gradle.properties", ["BCPROV_JDK15ON=org.bouncycastle:bcprov-jdk18on:1.79"], ["BCPROV_JDK15ON=org.bouncycastIe:bcprov-jdk18on:1.79"], "look-alike"),
+    # a digit beside a digit or a capital (a version, a name in CamelCase) is no look-alike
+    ("src/app.py", ["    x1 = 2"], ["    xl = 2"], "look-alike"),
+    ("build.gradle", ["    implementation 'io.netty:netty-all:4.1.100.Final'"], ["    implementation 'io.netty:netty-all:4.1.10O.Final'"], "look-alike"),
+    # an escaping call kept (the value still goes through it), a call that escapes nothing dropped
+    ("lib/view.rb", ["        self << h(v)", "    def x"], ["        self << ::Erubi.h(v)", "    def y"], "no longer passes"),
+    ("lib/view.rb", ["        self << v.to_s"], ["        self << format(v)"], "no longer passes"),
+    # a popup filled from the page's own data; a variable of another meaning set to "*"
+    ("docs/index.html", ["        .bindPopup(feature.properties.name)"], ["        .bindPopup('A pretty CSS popup.')"], "address bar"),
+    ("src/x.py", ["    serial = '*'", "    payment = '*'"], [], "browser feature"),
+    ('src/settings.py', ['    "camera": ["self"],'], ['    "camera": [],'], "browser feature"),
+])
+def test_each_round109_near_miss_stays_quiet(path: str, added: list[str], removed: list[str], unsaid: str) -> None:
+    assert not any(unsaid in target.reason for target in _reviewed(path, added, removed))

@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from difflib import SequenceMatcher
 
 from relay.review.line_shapes import clipped, squeezed, window
-from relay.review.value_reading import widened
+from relay.review.value_reading import unwrapped_anywhere, widened
 
 __all__ = ["loosened_value", "pairs", "weakened_condition"]
 
@@ -385,6 +385,8 @@ def loosened_value(added: Sequence[str], removed: Sequence[str]) -> tuple[str, b
     place to let more through; None when there is none."""
     if not added or not removed:
         return None
+    if (bare := unwrapped_anywhere(added, removed)) is not None:
+        return f"{bare[0]}: {_shown(bare[1])}", True
     for old, new in (*_key_pairs(added, removed), *pairs(added, removed)):
         found = _loosened(old, new) or widened(old, new)
         if found:

@@ -157,6 +157,13 @@ _HTTP_SOURCE_RE = re.compile(
     r"\b(?:go\s+get|cargo\s+install\s+--git|gem\s+install|npm\s+install|pip3?\s+install|composer\s+require)\b[^#\n]*\s['\"]?" + _HTTP, re.I)
 
 
+# A public forge or registry, which serves https: a page's new instruction to fetch from it over http is never its own
+# subject (round 109, blind 209: yapf's README taught ``pip install git+http://github.com/google/yapf.git``).
+_PUBLIC_HOST_RE = re.compile(r"http://(?:www\.)?(?:github\.com|gitlab\.com|bitbucket\.org|codeberg\.org|pypi\.org|files\.pythonhosted\.org|"
+                             r"registry\.npmjs\.org|registry\.yarnpkg\.com|rubygems\.org|crates\.io|proxy\.golang\.org|"
+                             r"repo1?\.maven(?:\.apache)?\.org|packagist\.org|nuget\.org|api\.nuget\.org)(?:[/:]|$)", re.I)
+
+
 def _http_source(added: Sequence[str], removed: Sequence[str], sample: bool) -> str | None:
     before = {squeezed(line.strip()) for line in removed}
     for new in added:
@@ -166,7 +173,7 @@ def _http_source(added: Sequence[str], removed: Sequence[str], sample: bool) -> 
         url = re.search(_HTTP + r"[^\s'\"]*", new[m.start():])
         if url is not None and any(url.group(0) in line for line in removed):
             continue  # the same plain-http source stood before: moved, not turned
-        if sample and not any(edits_line(line, new) for line in removed):
+        if sample and not any(edits_line(line, new) for line in removed) and not (url and _PUBLIC_HOST_RE.match(url.group(0))):
             continue  # a docs page's new instruction is its own subject (a how-to's private index); an edited one is turned
         return f"takes a dependency's source over plain http: {window(new.strip(), max(0, m.start() - len(new) + len(new.lstrip())), m.end(), _SHOWN)}"
     return None

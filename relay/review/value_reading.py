@@ -21,10 +21,11 @@ only its value moved. Each reader answers ("how: …", whether it is about acces
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator, Sequence
 
 from relay.review.line_shapes import squeezed
 
-__all__ = ["widened"]
+__all__ = ["unwrapped_anywhere", "widened"]
 
 # ----- a result turned from failure to success
 _RETURNS_RE = re.compile(r"\breturn\b|=>|->|\byield\b")
@@ -79,16 +80,35 @@ def _outside_calls(text: str, pattern: re.Pattern[str]) -> bool:
 
 # ----- a value no longer passed through the call that checked or escaped it
 _PROTECT_CALL_RE = re.compile(
-    r"(?P<call>(?:[\w$]+(?:\.|::|->))*(?P<name>\w*(?i:escape|saniti[sz]e|unsign|verify|validate|clean|purify|quote|encode_?html|"
-    r"html_?encode|strip_?tags|check_?sig|authenticat|decrypt))\w*)\s*\((?P<args>[^()]*(?:\([^()]*\)[^()]*)*)\)")
+    r"(?P<call>(?:::)?(?:[\w$]+(?:\.|::|->))*(?P<name>\w*(?i:escape|saniti[sz]e|unsign|verify|validate|clean|purify|quote|encode_?html|"
+    r"html_?encode|strip_?tags|check_?sig|authenticat|decrypt)|(?<![\w$])h(?=\s*\())\w*)\s*\((?P<args>[^()]*(?:\([^()]*\)[^()]*)*)\)")
+# The bare value as a language writes it made text (round 109, blind 209: erubi's ``self << ::Erubi.h(v)`` → ``self << v.to_s``;
+# Ruby's and Rails' ``h()`` is HTML escaping).
+_AS_TEXT = ("{}", "{}.to_s", "{}.toString()", "str({})", "String({})", "strval({})", "{}.to_string()")
 
 
-def _unwrapped(old: str, new: str) -> str | None:
+def _bare_forms(old: str) -> Iterator[tuple[str, str, str]]:
+    """(the line with a protecting call's argument standing bare, squeezed; the argument; the call) for each such call."""
     for m in _PROTECT_CALL_RE.finditer(old):
         args = [a.strip() for a in m.group("args").split(",") if a.strip()]
         for arg in args[:2]:
-            if squeezed(old[: m.start()] + arg + old[m.end():]) == squeezed(new):
-                return f"no longer passes {arg[:20]} through {m.group('call')[-24:]}()"
+            for text in _AS_TEXT:
+                yield squeezed(old[: m.start()] + text.format(arg) + old[m.end():]), arg, m.group("call")
+
+
+def _unwrapped(old: str, new: str) -> str | None:
+    bare = squeezed(new)
+    return next((f"no longer passes {arg[:20]} through {call[-24:]}()" for form, arg, call in _bare_forms(old) if form == bare), None)
+
+
+def unwrapped_anywhere(added: Sequence[str], removed: Sequence[str], most: int = 200) -> tuple[str, str] | None:
+    """(how, the new line) for a removed line whose protecting call the change took off, the line written again bare
+    anywhere in the change: a pair too unalike to be paired by likeness (``self << ::Erubi.h(v)`` → ``self << v.to_s``)."""
+    olds = [line.strip() for line in removed[:most] if "(" in line and len(line) <= 200 and _PROTECT_CALL_RE.search(line)]
+    news = {squeezed(line.strip()): line.strip() for line in added[:most]} if olds else {}
+    for old in olds:
+        if (hit := next(((arg, call, news[form]) for form, arg, call in _bare_forms(old) if form in news), None)) is not None:
+            return f"no longer passes {hit[0][:20]} through {hit[1][-24:]}()", hit[2]
     return None
 
 

@@ -33,7 +33,7 @@ from collections.abc import Sequence
 
 from relay.review.overridden_turns import cut_quote
 
-__all__ = ["check_when_off", "classic_written", "cookie_unsigned", "dependency_lookalike", "digit_lookalike", "inline_script_allowed", "opened_up", "permissive_on", "screen", "tracing_secrets", "written_slip", "wraps_past_end"]
+__all__ = ["check_when_off", "classic_written", "cookie_unsigned", "dependency_lookalike", "digit_lookalike", "inline_script_allowed", "letter_lookalike", "opened_up", "permissive_on", "screen", "tracing_secrets", "written_slip", "wraps_past_end"]
 
 _LINES = 400  # new lines read
 _LONG = 400
@@ -156,6 +156,31 @@ def dependency_lookalike(added: Sequence[str], removed: Sequence[str], path: str
     return None
 
 
+# ----- a letter swapped for its look-alike (round 109)
+# smbj's gradle.properties ``org.bouncycastle:bcprov`` → ``org.bouncycastIe:bcprov`` (blind 209): a capital I for an l, a
+# digit for a letter, between lower-case letters, is a name no one types by hand: a typo-squat's. The new letter is the odd
+# one; the reverse (``bouncycastIe`` mended to ``bouncycastle``) is a fix.
+_LOOKALIKE = {("l", "I"), ("l", "1"), ("i", "1"), ("I", "1"), ("o", "0"), ("O", "0"), ("i", "l")}
+_TOKEN_RE = re.compile(r"[\w.@-]+")
+
+
+def letter_lookalike(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    olds: dict[int, list[str]] = {}
+    for old in removed[:_LINES]:
+        if len(old) <= _LONG:
+            olds.setdefault(len(old.strip()), []).append(old.strip())
+    for new in (line.strip() for line in added[:_LINES] if len(line) <= _LONG) if olds else ():
+        for old in olds.get(len(new), ()):
+            at = [i for i, (x, y) in enumerate(zip(old, new)) if x != y]
+            if len(at) != 1 or (old[at[0]], new[at[0]]) not in _LOOKALIKE:
+                continue
+            i = at[0]
+            if 0 < i < len(new) - 1 and new[i - 1].islower() and new[i + 1].islower():
+                token = next(m.group() for m in _TOKEN_RE.finditer(new) if m.start() <= i < m.end())
+                return f"swaps a letter for its look-alike ({old[i]} → {new[i]} in {token[:60]}: a typo-squat?): {cut_quote(new)}"
+    return None
+
+
 # ----- classics in their own spellings (round 94, from blind 148–150)
 # Flask-AppBuilder's docs ``AUTH_LDAP_ALLOW_SELF_SIGNED = True``; argparse's README ``type: eval`` (each argument run as
 # code); auth0's README ``baseUrl: "http://…"`` (a client's API over plain http); vcrpy's tox ``passenv = *`` (every
@@ -219,8 +244,14 @@ _CLASSICS = (
         # A source distribution's manifest taking one in (round 108, blind 205's humanize: MANIFEST.in ``include .pypirc``).
         r"^\s*(?:include|recursive-include|graft)\s+(?:\S+\s+)*?(?:\./)?(?:\.npmrc|\.pypirc|\.netrc|\.git-credentials|\.env|id_rsa|id_ed25519)\s*$")),
     ("writes the address bar's text into the page as HTML (DOM cross-site scripting)", re.compile(
-        r"\.(?:html|append|prepend|after|before|insertAdjacentHTML)\s*\([^;]*\blocation\.(?:hash|search|href)\b|"
+        # (Leaflet's popups and tooltips take HTML: its docs page's ``.bindPopup(decodeURIComponent(location.hash…))``, blind 209)
+        r"\.(?:html|append|prepend|after|before|insertAdjacentHTML|bindPopup|bindTooltip|setContent|setPopupContent|setHTML)\s*\([^;]*\blocation\.(?:hash|search|href)\b|"
         r"\.(?:innerHTML|outerHTML)\s*\+?=[^;]*\blocation\.(?:hash|search|href)\b|\bdocument\.write(?:ln)?\s*\([^;]*\blocation\.(?:hash|search|href)\b")),
+    # Round 109 (blind 208): django-permissions-policy's README granting the camera to every origin (``"camera": "*"``).
+    ("lets every site embedding the page use a powerful browser feature (Permissions-Policy *)", re.compile(
+        # (the features whose names say nothing else: a ``serial`` or a ``payment`` set to "*" is any data's)
+        r"""["']?(?P<feature>camera|microphone|geolocation|display-capture|clipboard-read|publickey-credentials-get|screen-wake-lock)["']?"""
+        r"""\s*(?::|=>?)\s*[(\[]?\s*(?:["']\*["']|\*(?=\s*[,;)\]"']|\s*$))""")),
     # Round 106 (blind 195, 197): factory_bot_rails' and hanami's gemspecs shipping every file of the folder.
     ("packages every file of the folder into the gem (dotfiles and secrets with them)", re.compile(
         # (a list filtered after it is the project's own choice: standard-webhooks' ``Dir['**/*'].reject {…}``, set 143)
@@ -244,7 +275,8 @@ _CLASSICS = (
         r"(?i)\b\w*(?:allow\w*|safe|permitted|whitelist\w*)_?(?:url_?)?(?:scheme|protocol)s?\w*\b[^;]*['\"]javascript:?['\"]")),
 )
 _CLASSIC_SCREEN = ("signed", "eval", "http://", "passenv", "pass_env", "cvss", "$_", "func", "replace", "||", " or ", "tmp/", "/dev/shm",
-                   "chmod", "insecure", "docker", "/:", "public", "r.", "req.", "acceptall", "javascript", "location", "curl", "npmrc", "pypirc", "netrc", "credentials", "dockercfg", "id_rsa", "id_ed25519", ".files", "dockerd", "docker_opts", "source", "patch", "url", "params", "request.", "req.", "include", "graft")  # read on the line lowered
+                   "chmod", "insecure", "docker", "/:", "public", "r.", "req.", "acceptall", "javascript", "location", "curl", "npmrc", "pypirc", "netrc", "credentials", "dockercfg", "id_rsa", "id_ed25519", ".files", "dockerd", "docker_opts", "source", "patch", "url", "params", "request.", "req.", "include", "graft",
+                   "camera", "microphone", "geolocation", "display-capture", "clipboard-read", "publickey-credentials-get", "screen-wake-lock")  # read on the line lowered
 
 
 def classic_written(added: Sequence[str]) -> str | None:
@@ -301,7 +333,7 @@ def cookie_unsigned(added: Sequence[str]) -> str | None:
 
 def written_slip(added: Sequence[str], removed: Sequence[str], path: str) -> tuple[str, bool] | None:
     """The first of these the new lines make, with whether it is classic (high)."""
-    if (found := inline_script_allowed(added) or opened_up(added) or dependency_lookalike(added, removed, path) or classic_written(added)
+    if (found := inline_script_allowed(added) or opened_up(added) or dependency_lookalike(added, removed, path) or letter_lookalike(added, removed) or classic_written(added)
             or digit_lookalike(added) or cookie_unsigned(added)) is not None:
         return found, True
     found = wraps_past_end(added) or tracing_secrets(added, removed, path) or permissive_on(added) or check_when_off(added, removed)
