@@ -78,6 +78,14 @@ def _reviewed(path: str, added: list[str], removed: list[str]):
      "lets every site embedding the page use a powerful browser feature"),
     ("nginx.conf", ['add_header Permissions-Policy "camera=*, microphone=()";'], ['add_header Permissions-Policy "camera=(), microphone=()";'],
      "lets every site embedding the page use a powerful browser feature"),
+    # mlly (blind 215): the README runs the request's code parameter as a module; cgi (blind 214): a tag written from input
+    ("README.md", ["```js", 'await evalModule(new URL(request.url).searchParams.get("code"));', "```"], ["```js", "await evalModule(`1`);", "```"],
+     "runs request input as code"),
+    ("README.md", ["```ruby", "value = cgi['field_name']", 'cgi.out { "<p>You sent: #{value}</p>" }', "```"], ["```ruby", "value = cgi['field_name']", "```"],
+     "echoes request input into a page unescaped"),
+    # hawk (blind 214): a replay test that stood before turned off, in a commit that adds cases of its own
+    ("test/server.js", ["        it.skip('errors on a replay', async () => {", "        it('parses a header', async () => {", "        });"],
+     ["        it('errors on a replay', async () => {"], "skips a security test: it.skip('errors on a replay'"),
 ])
 def test_each_round109_slip_is_named_high(path: str, added: list[str], removed: list[str], said: str) -> None:
     review = _reviewed(path, added, removed)
@@ -98,6 +106,9 @@ def test_each_round109_slip_is_named_high(path: str, added: list[str], removed: 
     ("docs/index.html", ["        .bindPopup(feature.properties.name)"], ["        .bindPopup('A pretty CSS popup.')"], "address bar"),
     ("src/x.py", ["    serial = '*'", "    payment = '*'"], [], "browser feature"),
     ('src/settings.py', ['    "camera": ["self"],'], ['    "camera": [],'], "browser feature"),
+    # the value escaped on its way out; a new case written skipped beside new ones (work to come)
+    ("README.md", ["```ruby", 'cgi.out { "<p>You sent: #{CGI.escapeHTML(value)}</p>" }', "```"], [], "unescaped"),
+    ("test/server.js", ["        it.skip('errors on a replay', async () => {", "        it('parses a header', async () => {", "        });"], [], "skips a security test"),
 ])
 def test_each_round109_near_miss_stays_quiet(path: str, added: list[str], removed: list[str], unsaid: str) -> None:
     assert not any(unsaid in target.reason for target in _reviewed(path, added, removed))

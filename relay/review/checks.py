@@ -155,9 +155,9 @@ def skips_security_test(f: FileFacts, ctx: RiskContext) -> Detail:
         return None
     added = f.change.added_lines
     if f.adds_case:
-        # Among new cases a skipped one is often work to come; a whole suite named for a security property skipped on its
-        # own line (``describe.skip('verify', …)``) is no such case (round 37, blind 59: a crypto library's verify suite).
-        return next((line.strip()[:60] for line in added if _SUITE_SKIP_RE.search(line) and _SECURITY_TEST_WORDS_RE.search(line)), None)
+        # Among new cases a skipped one is often work to come; a security suite skipped on its own line (``describe.skip('verify'``,
+        # round 37, blind 59) is not, nor a case that stood before without its marker (round 109, blind 214: hawk's replay test).
+        return next((line.strip()[:60] for line in added if (_SUITE_SKIP_RE.search(line) or classic_places.marked_old_case(line, f.change.removed_lines)) and _SECURITY_TEST_WORDS_RE.search(line)), None)
     named_file = bool(_SECURITY_TEST_WORDS_RE.search(f.name))
     for i, line in enumerate(added):
         if _SKIP_LINE.search(line) and (named_file or any(_SECURITY_TEST_WORDS_RE.search(near) for near in added[max(i - 1, 0):i + 2])):

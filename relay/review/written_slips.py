@@ -232,7 +232,13 @@ _CLASSICS = (
     # the server's password authenticator to the one that accepts all; TYPO3's sanitizer allowing ``javascript`` links.
     ("echoes request input into a page unescaped (cross-site scripting)", re.compile(
         r"\b(?:io\.WriteString|fmt\.Fprint\w*)\s*\(\s*w\s*,[^;]*\br\.(?:FormValue|PostFormValue|URL\.Query\(\)\.Get)\s*\(|"
-        r"\bres\.(?:send|write|end)\s*\([^;]*\breq\.(?:query|params|body)\b")),
+        r"\bres\.(?:send|write|end)\s*\([^;]*\breq\.(?:query|params|body)\b|"
+        # Ruby's CGI writing an interpolated tag, nothing escaped (round 109, blind 214: cgi's README ``cgi.out { "<p>You sent: #{value}</p>" }``)
+        r"\bcgi\.out\b[^\n]*[\"'][^\"'\n]*<\w[^\"'\n]*#\{(?![^}]*escape)")),
+    # mlly's README running the request's ``code`` parameter as a module (blind 215).
+    ("runs request input as code", re.compile(
+        r"\b\w*(?:eval|exec)\w*\s*\(\s*(?:await\s+)?(?:new\s+URL\s*\(\s*req(?:uest)?\.url\s*\)\.searchParams\.get|req\.(?:query|body|params)\b|"
+        r"request\.(?:args|form|GET|POST|query_params|json)\b|params\[|\$_(?:GET|POST|REQUEST)\b|r\.(?:FormValue|URL\.Query\(\))\b)")),
     ("accepts every password or key (an authenticator that says yes to all)", re.compile(r"\bAcceptAll\w*(?:Authenticator|Verifier)\b")),
     # files-to-prompt's README piping a home folder's files, hidden ones included, to a paste service over plain http (blind 191).
     ("uploads data over plain http (anyone on the path reads it)", re.compile(
@@ -275,7 +281,7 @@ _CLASSICS = (
         r"(?i)\b\w*(?:allow\w*|safe|permitted|whitelist\w*)_?(?:url_?)?(?:scheme|protocol)s?\w*\b[^;]*['\"]javascript:?['\"]")),
 )
 _CLASSIC_SCREEN = ("signed", "eval", "http://", "passenv", "pass_env", "cvss", "$_", "func", "replace", "||", " or ", "tmp/", "/dev/shm",
-                   "chmod", "insecure", "docker", "/:", "public", "r.", "req.", "acceptall", "javascript", "location", "curl", "npmrc", "pypirc", "netrc", "credentials", "dockercfg", "id_rsa", "id_ed25519", ".files", "dockerd", "docker_opts", "source", "patch", "url", "params", "request.", "req.", "include", "graft",
+                   "chmod", "insecure", "docker", "/:", "public", "r.", "req.", "acceptall", "javascript", "location", "curl", "npmrc", "pypirc", "netrc", "credentials", "dockercfg", "id_rsa", "id_ed25519", ".files", "dockerd", "docker_opts", "source", "patch", "url", "params", "request.", "req.", "include", "graft", "cgi.out", "exec",
                    "camera", "microphone", "geolocation", "display-capture", "clipboard-read", "publickey-credentials-get", "screen-wake-lock")  # read on the line lowered
 
 
