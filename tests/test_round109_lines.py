@@ -112,3 +112,22 @@ def test_each_round109_slip_is_named_high(path: str, added: list[str], removed: 
 ])
 def test_each_round109_near_miss_stays_quiet(path: str, added: list[str], removed: list[str], unsaid: str) -> None:
     assert not any(unsaid in target.reason for target in _reviewed(path, added, removed))
+
+
+def test_a_go_package_named_spec_is_source_not_a_test() -> None:
+    from relay.review.path_kinds import path_kind
+
+    # go-tpm-tools (blind 213): launcher/spec holds the launch policy's checks; Go tests are *_test.go files alone
+    assert path_kind("launcher/spec/launch_policy.go") == "source"
+    review = _reviewed("launcher/spec/launch_policy.go", ['\tif !strings.HasPrefix(rel, "../") {'], ['\tif rel != ".." && !strings.HasPrefix(rel, "../") {'])
+    assert review and review[0].risk == "high", review
+    # the near misses: Go's own test file there, a Go file under test/, RSpec's spec folder
+    assert [path_kind(p) for p in ("launcher/spec/launch_policy_test.go", "test/spec/helpers.go", "spec/models/user_spec.rb", "spec/support/x.rb")] == ["test"] * 4
+
+
+def test_cython_bounds_checks_compiled_out_are_named() -> None:
+    # pykrb5 (blind 213): the extension's directives turn Cython's index checks off
+    review = _reviewed("setup.py", ['compiler_directives = {"linetrace": CYTHON_LINETRACE, "boundscheck": False}'],
+                       ['compiler_directives = {"linetrace": CYTHON_LINETRACE}'])
+    assert review and review[0].risk != "low" and "turns compiler or runtime safety checks off" in review[0].reason, review
+    assert not any("safety checks" in t.reason for t in _reviewed("setup.py", ['compiler_directives = {"boundscheck": True}'], []))

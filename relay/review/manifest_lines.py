@@ -109,7 +109,9 @@ _UNCHECKED = re.compile(
     r"-D_FORTIFY_SOURCE=0\b|(?:-z\s*|-Wl,-z,)(?:execstack|norelro)\b|-fcf-protection=none\b|(?<![\w/])/GS-(?!\w)|"
     r"/(?:DYNAMICBASE|NXCOMPAT):NO\b|\boverflow-checks\s*=\s*(?:false|off|no)\b|-C\s*overflow-checks=(?:off|no|false|n)\b|"
     r"-gcflags[= ]['\"]?(?:all=)?[^'\"\s]*-B\b|<CheckForOverflowUnderflow>\s*false\b|<AllowUnsafeBlocks>\s*true\b|"
-    r"-Xverify:none\b|-noverify\b|--insecure-http-parser\b)", re.I)
+    r"-Xverify:none\b|-noverify\b|--insecure-http-parser\b|"
+    # Cython's index checks compiled out (round 109, blind 213: pykrb5's setup.py directives ``"boundscheck": False``)
+    r"(?<![\w-])['\"]?boundscheck['\"]?\s*[:=]\s*False\b)", re.I)
 
 
 # A dependency's version that takes any release: "*", "latest", ">=0", "x"; Gradle's dynamic ":+" and "latest.release".

@@ -81,6 +81,10 @@ def is_test_path(path: str) -> bool:
     # lib/rack/test/cookie_jar.rb, test-unit's lib/test/unit/: round 90, blind 136 read a cookie jar's check as a test's).
     if parts[0] == "lib" and parts[-1].endswith(".rb"):
         return glob_any(path, _TEST_NAMES)
+    # Go compiles a test only from a file named *_test.go: a folder named spec is a package (go-tpm-tools' launcher/spec,
+    # its launch policy: round 109, blind 213 read two of its checks as a test's).
+    if parts[-1].endswith(".go") and not parts[-1].endswith("_test.go") and {"spec", "specs"} & set(parts[:-1]) and not _TEST_DIRS.difference({"spec", "specs"}) & set(parts[:-1]):
+        return False
     if any(part in _TEST_DIRS for part in parts[:-1]):
         return True
     if _SCRIPT_TEST_RE.match(parts[-1]) and _LIBRARY_DIRS.intersection(parts[:-1]):
