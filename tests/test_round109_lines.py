@@ -131,3 +131,41 @@ def test_cython_bounds_checks_compiled_out_are_named() -> None:
                        ['compiler_directives = {"linetrace": CYTHON_LINETRACE}'])
     assert review and review[0].risk != "low" and "turns compiler or runtime safety checks off" in review[0].reason, review
     assert not any("safety checks" in t.reason for t in _reviewed("setup.py", ['compiler_directives = {"boundscheck": True}'], []))
+
+
+# --------------------------------------------------------------------------- round 109: blind 218–219's misses
+
+@pytest.mark.parametrize(("path", "added", "removed", "said", "risk"), [
+    # webcrypto-core (blind 218): a coverage script sets the repository's token inline
+    ("package.json", ['    "coveralls": "nyc report --reporter=text-lcov | COVERALLS_REPO_TOKEN=hX9kQ2vLr7WmT4pZs8NcY3bJ6dFgA1eU coveralls",'],
+     ['    "coveralls": "nyc report --reporter=text-lcov | coveralls",'], "hard-codes a secret: …-reporter=text-lcov | COVERALLS_REPO_TOKEN=hX9…", "high"),
+    # pqcrypto_compat (blind 218): the README logs the decapsulation key
+    ("README.md", ["```php", "error_log('ML-KEM-768 decaps key: ' . bin2hex($decapsKeyBytes));", "```"], [], "writes a credential (decapsKeyBytes) to a log", "medium"),
+    # sqlcipher (blind 219): every database file made world-writable by its C macro; the README turns the pages' HMAC off
+    ("src/os_unix.c", ["# define SQLITE_DEFAULT_FILE_PERMISSIONS 0666"], ["# define SQLITE_DEFAULT_FILE_PERMISSIONS 0644"],
+     "makes files world-writable (SQLITE_DEFAULT_FILE_PERMISSIONS 0644 → 0666", "high"),
+    ("README.md", ["```sql", "PRAGMA cipher_use_hmac = OFF; -- faster reads", "```"], [], "turns the encrypted database's page authentication off", "high"),
+    # chezmoi (blind 219): the age key made readable by every user
+    ("docs/age.md", ["```console", "$ chmod 644 $HOME/key.txt  # let sync and backup tools read it", "```"], [], "makes a key or secret file readable by every user", "high"),
+    # go-shellwords (blind 218): a command line built from the query, then split and run
+    ("README.md", ["```go", 'args, err := p.Parse("./foo " + r.URL.Query().Get("arg"))', "```"], ["```go", 'args, err := p.Parse("./foo `echo $SHELL`")', "```"],
+     "builds a command line from request input (command injection)", "high"),
+    # strawberry (blind 219): a guide's sentence tells the reader to exempt the view from CSRF checks
+    ("docs/guides/file-upload.md", ["If uploads are rejected with a 403, exempt the GraphQL view from CSRF checks."], [], "tells the reader to turn a protection off", "medium"),
+])
+def test_each_round109_second_slip_is_named(path: str, added: list[str], removed: list[str], said: str, risk: str) -> None:
+    review = _reviewed(path, added, removed)
+    assert review and review[0].risk == risk and said in review[0].reason, review
+
+
+@pytest.mark.parametrize(("path", "added", "removed", "unsaid"), [
+    ("Makefile", ["\tGITHUB_TOKEN=$(TOKEN) goreleaser release"], [], "hard-codes a secret"),
+    ("src/x.php", ["    error_log('len: ' . strlen($secretKey));"], [], "to a log"),
+    ("src/os_unix.c", ["# define SQLITE_DEFAULT_FILE_PERMISSIONS 0644"], ["# define SQLITE_DEFAULT_FILE_PERMISSIONS 0666"], "world-writable"),
+    ("README.md", ["```sql", "PRAGMA cipher_use_hmac = ON;", "```"], [], "page authentication"),
+    ("docs/x.md", ["```console", "$ chmod 600 $HOME/key.txt", "$ chmod 644 ~/.ssh/id_ed25519.pub", "```"], [], "readable by every user"),
+    ("src/app.py", ["    subprocess.run(['ls', request.args['dir']])"], [], "command line"),
+    ("docs/guides/file-upload.md", ["Never disable CSRF protection for the GraphQL view."], [], "turn a protection off"),
+])
+def test_each_round109_second_near_miss_stays_quiet(path: str, added: list[str], removed: list[str], unsaid: str) -> None:
+    assert not any(unsaid in target.reason for target in _reviewed(path, added, removed))

@@ -307,19 +307,33 @@ _KEPT_AWAY_RE = re.compile(r"(?i)\b(?:never|not|no|don't|do not|must not|should 
                            r"environment variable|\benv var")
 
 
+# …or to turn a protection off (round 109, blind 219: strawberry's upload guide, "If uploads are rejected with a 403, exempt
+# the GraphQL view from CSRF checks"): a verb of turning off, then the protection it names.
+_TURN_OFF_RE = re.compile(r"(?i)\b(?:disable|turn(?:ing)? off|switch(?:ing)? off|exempt|bypass|deactivate)\w*\b[^.!?\n]{0,60}?\b(?:csrf|xsrf|"
+                          r"(?:certificate|ssl|tls|hostname|signature|host key) (?:verification|validation|checks?)|selinux|apparmor|the sandbox)\b")
+
+
+def _told(line: str) -> re.Match[str] | None:
+    if len(line) > 2 * _LONGEST:
+        return None
+    return _COMMIT_RE.search(line) if _CREDENTIAL_RE.search(line) is not None else None
+
+
 def screen(line: str) -> bool:
-    """A docs page's sentence this reads (one telling its reader to commit a credential), kept for the rules though it is
-    prose (relay.review.file_kinds keeps only such lines of a docs page)."""
-    return len(line) <= 2 * _LONGEST and _COMMIT_RE.search(line) is not None and _CREDENTIAL_RE.search(line) is not None
+    """A docs page's sentence this reads (one telling its reader to commit a credential, or to turn a protection off), kept
+    for the rules though it is prose (relay.review.file_kinds keeps only such lines of a docs page)."""
+    return _told(line) is not None or len(line) <= 2 * _LONGEST and _TURN_OFF_RE.search(line) is not None
 
 
 def _commits_credential(added: Sequence[str], removed: Sequence[str]) -> str | None:
     before = {squeezed(line) for line in removed[:_PAIRS]}
     for line in added[:_PAIRS]:
-        if (screen(line) and squeezed(line) not in before and not _KEPT_AWAY_RE.search(line) and not any(screen(old) for old in removed[:_PAIRS])):
-            at = _COMMIT_RE.search(line).start()  # type: ignore[union-attr]
-            text = line.strip() if at <= 50 else "…" + line[at - 50:].split(" ", 1)[-1]  # cut at a word
-            return f"tells the reader to commit a credential to the repository: {_short(text, 80)}"
+        if not screen(line) or squeezed(line) in before or _KEPT_AWAY_RE.search(line) or any(screen(old) for old in removed[:_PAIRS]):
+            continue
+        at = (_told(line) or _TURN_OFF_RE.search(line)).start()  # type: ignore[union-attr]
+        text = line.strip() if at <= 50 else "…" + line[at - 50:].split(" ", 1)[-1]  # cut at a word
+        what = "commit a credential to the repository" if _told(line) else "turn a protection off"
+        return f"tells the reader to {what}: {_short(text, 80)}"
     return None
 
 

@@ -30,7 +30,11 @@ ENV_SECRET = (r"(?-i:^\s*(?:-\s+)?(?:export\s+|ENV\s+|ARG\s+|setx?\s+|declare\s+
               r"(?<!_FILE)(?<!_PATH)(?<!_URL)(?<!_URI)(?<!_NAME)(?<!_TYPE)(?<!_TTL)(?<!_ID)(?<!_DIR)(?<!_HOST)(?<!_PORT)(?<!_USER)(?<!_MODE)"
               r"(?<!_ENV)(?<!_VAR)(?<!_HEADER)(?<!_LENGTH)(?<!_EXPIRY)(?<!_ENABLED)(?<!_METHOD)(?<!_SCOPE)(?<!_SCOPES)(?<!_ENDPOINT)(?<!_PROVIDER)"
               r"\s*(?:[?:+]?=\s*|:\s+|\s+(?=['\"]))['\"]?(?P<envval>(?![./~])(?=[^\s'\"\d]*\d)(?=[^\s'\"A-Za-z]*[A-Za-z])(?![^\s'\"]*://)"
-              r"(?>[^\s'\"$`%{}()<>#;,]{8,}))['\"]?\s*(?:#.*)?$)")
+              r"(?>[^\s'\"$`%{}()<>#;,]{8,}))['\"]?\s*(?:#.*)?$|"
+              # …or set for one command, inside a line (round 109, blind 218: webcrypto-core's package.json script
+              # ``nyc report … | COVERALLS_REPO_TOKEN=hX9k… coveralls``): a long literal of letters and digits, a command after it.
+              r"(?:^|(?<=[\s|;&\"'(]))(?P<inname>[A-Z][A-Z0-9_]*(?:TOKEN|SECRET|PASSWORD|API_?KEY|PRIVATE_KEY))="
+              r"(?P<inval>(?=[^\s'\"]*\d)(?=[^\s'\"]*[a-z])(?=[^\s'\"]*[A-Z])[A-Za-z0-9+/_\-]{16,}={0,2})(?=\s+[\w./-]))")
 
 # A struct tag's default for a secret-named variable (round 81: blind 114's go-envconfig README, ``Password string
 # `env:"REDIS_PASSWORD, default=r3dis-Pr0d-2024!"```; caarlos0/env's ``envDefault:"…"``, envconfig's ``default:"…"`` on
@@ -59,7 +63,8 @@ def masked(code: str, at: tuple[int, int | None]) -> tuple[str, tuple[int, int |
         # The quote starts where the finding does (a setting's name, a URL's scheme) when the mask fits beside it.
         return shown, ((at[0], end) if at[0] <= start and end - at[0] <= _NEAR else (start, end))
     if (m := ENV_SECRET_RE.search(code)) is not None:
-        return code[:m.start("envval") + 3] + "…" + code[m.end("envval"):], (m.start("envname"), None)
+        val, name = ("envval", "envname") if m.group("envval") else ("inval", "inname")
+        return code[:m.start(val) + 3] + "…" + code[m.end(val):], (m.start(name), None)
     if (m := TAG_SECRET_RE.search(code)) is not None:
         group = "tagval" if m.group("tagval") else "tagdef"
         return code[:m.start(group) + 3] + "…" + code[m.end(group):], at

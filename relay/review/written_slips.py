@@ -258,6 +258,16 @@ _CLASSICS = (
         # (the features whose names say nothing else: a ``serial`` or a ``payment`` set to "*" is any data's)
         r"""["']?(?P<feature>camera|microphone|geolocation|display-capture|clipboard-read|publickey-credentials-get|screen-wake-lock)["']?"""
         r"""\s*(?::|=>?)\s*[(\[]?\s*(?:["']\*["']|\*(?=\s*[,;)\]"']|\s*$))""")),
+    # chezmoi's age docs making the key file readable by every user "to let sync and backup tools read it" (blind 219).
+    ("makes a key or secret file readable by every user", re.compile(
+        r"\bchmod\s+(?:-R\s+)?(?:0?[0-7][0-7][4-7]|[ao]?\+r\w*|a\+rwx)\s+['\"]?(?![^\s'\"]*(?i:\.pub\b|public|pubkey|\.crt\b|\.cert\b))\S*(?i:key|secret|\.pem\b|id_rsa|id_ed25519|\.env\b|credential|token|\.p12\b)")),
+    # go-shellwords' README splitting a command line built from the query (blind 218), its words then run.
+    ("builds a command line from request input (command injection)", re.compile(
+        r"\b(?:Parse|Split|Command|CommandContext|system|popen|spawn\w*|exec\w*|shell\w*|run)\s*\(\s*[^;]*?(?:\+|\.|%)\s*"
+        r"(?:r\.URL\.Query\(\)\.Get|r\.(?:Form|PostForm)Value|req\.(?:query|body|params)\b|request\.(?:args|GET|POST|form|query_params)\b|\$_(?:GET|POST|REQUEST)\b|params\[)")),
+    # sqlcipher's README turning the pages' HMAC off "for faster reads" (blind 219): tampered pages decrypt unnoticed.
+    ("turns the encrypted database's page authentication off (tampering goes unnoticed)", re.compile(
+        r"(?i)\bPRAGMA\s+(?:\w+\.)?cipher_use_hmac\s*=\s*['\"]?(?:OFF|0|FALSE|NO)\b|\bcipher_use_hmac\s*\(\s*(?:false|0)\s*\)")),
     # Round 106 (blind 195, 197): factory_bot_rails' and hanami's gemspecs shipping every file of the folder.
     ("packages every file of the folder into the gem (dotfiles and secrets with them)", re.compile(
         # (a list filtered after it is the project's own choice: standard-webhooks' ``Dir['**/*'].reject {…}``, set 143)
@@ -281,7 +291,7 @@ _CLASSICS = (
         r"(?i)\b\w*(?:allow\w*|safe|permitted|whitelist\w*)_?(?:url_?)?(?:scheme|protocol)s?\w*\b[^;]*['\"]javascript:?['\"]")),
 )
 _CLASSIC_SCREEN = ("signed", "eval", "http://", "passenv", "pass_env", "cvss", "$_", "func", "replace", "||", " or ", "tmp/", "/dev/shm",
-                   "chmod", "insecure", "docker", "/:", "public", "r.", "req.", "acceptall", "javascript", "location", "curl", "npmrc", "pypirc", "netrc", "credentials", "dockercfg", "id_rsa", "id_ed25519", ".files", "dockerd", "docker_opts", "source", "patch", "url", "params", "request.", "req.", "include", "graft", "cgi.out", "exec",
+                   "chmod", "insecure", "docker", "/:", "public", "r.", "req.", "acceptall", "javascript", "location", "curl", "npmrc", "pypirc", "netrc", "credentials", "dockercfg", "id_rsa", "id_ed25519", ".files", "dockerd", "docker_opts", "source", "patch", "url", "params", "request.", "req.", "include", "graft", "cgi.out", "exec", "cipher_use_hmac",
                    "camera", "microphone", "geolocation", "display-capture", "clipboard-read", "publickey-credentials-get", "screen-wake-lock")  # read on the line lowered
 
 
