@@ -169,3 +169,27 @@ def test_each_round109_second_slip_is_named(path: str, added: list[str], removed
 ])
 def test_each_round109_second_near_miss_stays_quiet(path: str, added: list[str], removed: list[str], unsaid: str) -> None:
     assert not any(unsaid in target.reason for target in _reviewed(path, added, removed))
+
+
+# --------------------------------------------------------------------------- round 109: blind 216–217's misses
+
+@pytest.mark.parametrize(("path", "added", "removed", "said"), [
+    # busboy (blind 217): the README's upload saved under the sender's file name, its basename() dropped
+    ("README.md", ["```js", "      var saveTo = path.join(os.tmpdir(), filename);", "```"], ["```js", "      var saveTo = path.join(os.tmpdir(), path.basename(fieldname));", "```"],
+     "drops the file name's sanitising (path.basename()"),
+    # hyperium/http (blind 217): a header value's floor at the space lowered, a line feed let through
+    ("src/header/value.rs", ["    b >= 10 && b != 127 || b == b'\\t'"], ["    b >= 32 && b != 127 || b == b'\\t'"], "lets control characters through (b >= 32 → 10)"),
+])
+def test_each_round109_third_slip_is_named(path: str, added: list[str], removed: list[str], said: str) -> None:
+    review = _reviewed(path, added, removed)
+    assert review and review[0].risk != "low" and said in review[0].reason, review
+
+
+@pytest.mark.parametrize(("path", "added", "removed", "unsaid"), [
+    ("src/app.js", ["      var n = path.basename(other);"], ["      var n = path.basename(fieldname);"], "sanitising"),
+    ("src/app.js", ["      var n = path.join(dir, path.basename(other));"], ["      var n = path.join(dir, path.basename(fieldname));"], "sanitising"),
+    ("src/x.py", ["    if n >= 16:"], ["    if n >= 32:"], "control characters"),
+    ("src/x.c", ["    if (c >= 0x30 && c < 0x7f)"], ["    if (c >= 0x20 && c < 0x7f)"], "control characters"),
+])
+def test_each_round109_third_near_miss_stays_quiet(path: str, added: list[str], removed: list[str], unsaid: str) -> None:
+    assert not any(unsaid in target.reason for target in _reviewed(path, added, removed))

@@ -344,6 +344,31 @@ def end_check_widened(added: Sequence[str], removed: Sequence[str]) -> str | Non
     return None
 
 
+# A byte's floor at the space lowered (round 109, blind 217: hyperium/http's header-value check ``b >= 32 && b != 127`` made
+# ``b >= 10``): the control characters below it (a line feed among them) now pass where a parser refused them.
+_SPACE_FLOOR_RE = re.compile(r"\b(?P<v>[\w.]+)\s*(?P<op>>=?)\s*(?P<n>0x[0-9a-fA-F]{1,2}|\d{1,2}|b?'\\?[^']{1,4}')(?![\w.])")
+
+
+_CHARISH_RE = re.compile(r"(?i)b|c|ch|chr|char\w*|byte\w*|cp|code_?point|octet|rune")  # the value a byte's or a character's
+_PRINTABLE_TOP_RE = re.compile(r"\b(?:127|126|0x7[fFeE])\b|\\x7[fFeE]|DEL\b")  # …or the printable range's top beside it
+
+
+def _byte(text: str) -> int | None:
+    if text.startswith(("'", "b'")):
+        inner = text.split("'", 1)[1][:-1]
+        return {" ": 32, "\\t": 9, "\\n": 10, "\\r": 13, "\\0": 0}.get(inner, ord(inner) if len(inner) == 1 else None)
+    return int(text, 16) if text.startswith("0x") else int(text)
+
+
+def control_floor_lowered(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    for was, old, m, line in span_pairs(added, removed, _SPACE_FLOOR_RE, group="n"):
+        a, b = _byte(was.group("n")), _byte(m.group("n"))
+        if a is not None and b is not None and was.group("op")[0] == ">" and 32 <= a + (was.group("op") == ">") <= 33 and b < 32 \
+                and (_CHARISH_RE.fullmatch(was.group("v").rsplit(".", 1)[-1]) or _PRINTABLE_TOP_RE.search(old)):
+            return f"lets control characters through ({was.group('v')} {was.group('op')} {was.group('n')} → {m.group('n')}): {paired_quote(old, line)}"
+    return None
+
+
 def turn_slip(added: Sequence[str], removed: Sequence[str], path: str = "") -> tuple[str, bool] | None:
     """The first of these turns the edit makes (see the module's doc), with whether it is classic (high)."""
     for found in (negation_added(added, removed), window_made_either(added, removed), access_made_public(added, removed),
@@ -353,7 +378,7 @@ def turn_slip(added: Sequence[str], removed: Sequence[str], path: str = "") -> t
             return found, True
     for found in (separator_dropped(added, removed), test_made_prefix(added, removed), failure_test_narrowed(added, removed),
                   written_under_read_lock(added), clone_returns_alias(added), refusal_made_break(added, removed), length_zeroed(added, removed),
-                  membership_made_inequality(added, removed), end_check_widened(added, removed)):
+                  membership_made_inequality(added, removed), end_check_widened(added, removed), control_floor_lowered(added, removed)):
         if found:
             return found, False
     return None

@@ -101,6 +101,28 @@ def _unwrapped(old: str, new: str) -> str | None:
     return next((f"no longer passes {arg[:20]} through {call[-24:]}()" for form, arg, call in _bare_forms(old) if form == bare), None)
 
 
+# A file name's sanitiser dropped from a path, whatever now stands in its place (round 109, blind 217: busboy's README
+# ``path.join(os.tmpdir(), path.basename(fieldname))`` made ``path.join(os.tmpdir(), filename)``: the sender's name, ``../``
+# and all, decides where the file lands).
+_SANITISER_RE = re.compile(r"(?:\b(?:path|os\.path|posixpath|File|filepath)\.)?\b(?:basename|Base|secure_filename|sanitize_filename|sanitize_file_name|"
+                           r"sanitizeFilename|filenamify)\s*\((?P<arg>[^()]*(?:\([^()]*\)[^()]*)*)\)")
+_BARE_NAME_RE = re.compile(r"[\w$.]+(?:\[['\"]?\w+['\"]?\])?")
+
+
+def _unspaced(text: str) -> str:
+    return re.sub(r"\s+", "", text)
+
+
+def _sanitiser_dropped(old: str, new: str) -> str | None:
+    sq = _unspaced(new)  # (not squeezed: its brackets tell ``basename(other)`` from a bare ``other``)
+    for m in _SANITISER_RE.finditer(old):
+        head, tail = _unspaced(old[:m.start()]), _unspaced(old[m.end():])
+        if head and sq.startswith(head) and sq.endswith(tail) and len(sq) > len(head) + len(tail) \
+                and _BARE_NAME_RE.fullmatch(sq[len(head):len(sq) - len(tail)]) and ("join" in head.lower() or "/" in head or "+" in head):
+            return f"drops the file name's sanitising ({m.group(0).split('(')[0]}(): a name like ../../x now leaves the folder)"
+    return None
+
+
 def unwrapped_anywhere(added: Sequence[str], removed: Sequence[str], most: int = 200) -> tuple[str, str] | None:
     """(how, the new line) for a removed line whose protecting call the change took off, the line written again bare
     anywhere in the change: a pair too unalike to be paired by likeness (``self << ::Erubi.h(v)`` → ``self << v.to_s``)."""
@@ -218,7 +240,7 @@ def widened(old: str, new: str) -> tuple[str, bool] | None:
         return "returns success where it failed", True
     if _to_absence(old, new):
         return "answers yes when nothing is there, where it refused", True
-    found = _unwrapped(old, new)
+    found = _unwrapped(old, new) or _sanitiser_dropped(old, new)
     if found:
         return found, True
     if _binds_every(old, new):
