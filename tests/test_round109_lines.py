@@ -64,8 +64,8 @@ def _reviewed(path: str, added: list[str], removed: list[str]):
     # yapf (blind 209): a README's new instruction installs from GitHub over plain http
     ("README.md", ["is to clone this repository or install directly from github:", "", "```bash", "$ pip install git+http://github.com/google/yapf.git", "```"],
      ["is to clone this repository."], "takes a dependency's source over plain http: $ pip install git+http://github.com/google/yapf.git"),
-    # smbj (blind 209): Bouncy Castle's group with a capital I for the l
-    ("gradle.properties", ["BCPROV_JDK15ON=org.bouncycastIe:bcprov-jdk18on:1.79"], ["BCPROV_JDK15ON=org.bouncycastle:bcprov-jdk18on:1.79"],
+    # smbj (blind 209): Bouncy Castle's group with a capital I for the l, the version moved on with it (the commit's own edit)
+    ("gradle.properties", ["BCPROV_JDK15ON=org.bouncycastIe:bcprov-jdk18on:1.79"], ["BCPROV_JDK15ON=org.bouncycastle:bcprov-jdk18on:1.78.1"],
      "swaps a letter for its look-alike (l → I in org.bouncycastIe"),
     # erubi (blind 209): a capture block's value no longer HTML-escaped, the escaping call and the bare value too unalike to pair
     ("lib/erubi/capture_block.rb", ["        self << v.to_s", "    def result", "      @buf.join"], ["        self << ::Erubi.h(v)", "    def value", "      @bufs"],
@@ -192,4 +192,40 @@ def test_each_round109_third_slip_is_named(path: str, added: list[str], removed:
     ("src/x.c", ["    if (c >= 0x30 && c < 0x7f)"], ["    if (c >= 0x20 && c < 0x7f)"], "control characters"),
 ])
 def test_each_round109_third_near_miss_stays_quiet(path: str, added: list[str], removed: list[str], unsaid: str) -> None:
+    assert not any(unsaid in target.reason for target in _reviewed(path, added, removed))
+
+
+# --------------------------------------------------------------------------- round 109: blind 220–223's misses
+
+@pytest.mark.parametrize(("path", "added", "removed", "said", "risk"), [
+    # oauth1-signer-java (blind 222): the README's default hostname verifier says yes to every host
+    ("README.md", ["```java", "HttpsURLConnection.setDefaultHostnameVerifier((hostname, session) -> true);", "```"], [], "turns TLS verification off", "high"),
+    # goblin (blind 222): a [dependencies.scroll] table installs the crate scro11 under scroll's name
+    ("Cargo.toml", ['package = "scro11"'], [], "installs a dependency from another package: scro11", "high"),
+    # crypto11 (blind 223): the token's PIN logged
+    ("crypto11.go", ['\tlog.Printf("crypto11: configuring token %q (pin %q)", config.TokenLabel, config.Pin)'], [], "writes a credential (Pin) to a log", "medium"),
+    # pypi-attestations (blind 223): the README verifies against the policy its authors named unsafe
+    ("README.md", ["```python", "identity = policy.UnsafeNoOp()", "```"], ["```python", "policy = policy.Identity(identity=x)", "```"],
+     "calls an API its authors named unsafe", "high"),
+    # chrome-remote-interface (blind 220): Chrome's debugging port on every interface
+    ("README.md", ["```sh", "google-chrome --headless --remote-debugging-address=0.0.0.0 --remote-debugging-port=9222", "```"], [],
+     "opens the browser's debugging port to the network", "high"),
+    # color-eyre (blind 223): every environment variable put into a public issue's metadata
+    ("examples/github_issue.rs", ['.add_issue_metadata("env", format!("{:?}", std::env::vars().collect::<Vec<_>>()))'], [],
+     "writes every environment variable out", "high"),
+])
+def test_each_round109_fourth_slip_is_named(path: str, added: list[str], removed: list[str], said: str, risk: str) -> None:
+    review = _reviewed(path, added, removed)
+    assert review and review[0].risk == risk and said in review[0].reason, review
+
+
+@pytest.mark.parametrize(("path", "added", "removed", "unsaid"), [
+    ("Cargo.toml", ['version = "0.10.6"'], ['version = "0.10.5"'], "another package"),
+    ("x.go", ['\tlog.Printf("spinning %d", spinner)', '\tlog.Printf("user %s", userPinned)'], [], "to a log"),
+    ("src/x.rs", ["    let c = UnsafeCell::new(0);", "    let p = std::cell::UnsafeCell::new(1);"], [], "named unsafe"),
+    ("README.md", ["```sh", "google-chrome --headless --remote-debugging-port=9222", "```"], [], "debugging port"),
+    ("src/x.rs", ["    let vars: HashMap<String, String> = std::env::vars().collect();"], [], "environment variable"),
+    ("src/x.py", ["    subprocess.run(cmd, env=dict(os.environ))"], [], "environment variable"),
+])
+def test_each_round109_fourth_near_miss_stays_quiet(path: str, added: list[str], removed: list[str], unsaid: str) -> None:
     assert not any(unsaid in target.reason for target in _reviewed(path, added, removed))

@@ -156,10 +156,11 @@ def lookalike_replace(c: FileChange) -> str | None:
     return None
 
 
-# A dependency installed under its name from another package: npm's alias ("lodash": "npm:lodahs@^4") and Cargo's
-# rename (serde = { package = "serde-fork", … }); the code imports the name it knows and runs the other package.
+# A dependency installed under its name from another package: npm's alias ("lodash": "npm:lodahs@^4") and Cargo's rename
+# (serde = { package = "serde-fork", … }, or a [dependencies.scroll] table's ``package = "scro11"``: round 109, blind 222's
+# goblin); the code imports the name it knows and runs the other package.
 _NPM_ALIAS_RE = re.compile(r'^\s*"(?P<key>@?[\w.\-/*]+)"\s*:\s*"npm:(?P<name>@?[\w.\-/]+?)(?:@[^"]*)?"')
-_CARGO_RENAME_RE = re.compile(r'^\s*(?P<key>[\w\-]+)\s*=\s*\{[^}]*\bpackage\s*=\s*"(?P<name>[\w\-]+)"')
+_CARGO_RENAME_RE = re.compile(r'^\s*(?P<key>[\w\-]+)\s*=\s*\{[^}]*\bpackage\s*=\s*"(?P<name>[\w\-]+)"|^\s*package\s*=\s*"(?P<tname>[\w\-]+)"\s*$')
 # Mix's {:jose, "~> 1.11", hex: :jose_jwt}: the app named jose, fetched from the Hex package jose_jwt.
 _MIX_RENAME_RE = re.compile(r'^\s*\{\s*:(?P<key>\w+)\s*,.*\bhex:\s*:?"?(?P<name>[\w\-]+)')
 
@@ -172,9 +173,8 @@ def _aliased(c: FileChange) -> str | None:
         return None
     before = {line.strip() for line in c.removed_lines}
     for line in c.added_lines:
-        m = pattern.match(line)
-        if m and m.group("name") != m.group("key") and line.strip() not in before:
-            return f"installs dependency {m.group('key')[:30]} from another package: {m.group('name')[:40]}"
+        if (m := pattern.match(line)) and line.strip() not in before and (m.groupdict().get("tname") or m.group("name") != m.group("key")):
+            return f"installs {'a dependency' if m.groupdict().get('tname') else 'dependency ' + m.group('key')[:30]} from another package: {(m.groupdict().get('tname') or m.group('name'))[:40]}"
     return None
 
 

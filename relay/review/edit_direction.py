@@ -283,7 +283,7 @@ _LOG_CALL_RE = re.compile(r"(?i)\b(?:log(?:ger)?\w*\s*\.\s*(?:debug|info|warn\w*
                           r"Logger\.\w+|logging\.\w+|print(?:ln|f)?!?|puts|pp|fmt\.(?:Print|Fprint)\w*|System\.(?:out|err)\.print\w*|echo|"
                           r"error_log|var_dump|dbg!|eprintln!|Console\.Write\w*|NSLog|os_log|slog\.\w+|zap\.\w+|tracing::\w+!?)\s*[(!\s]")
 _CREDENTIAL = (r"(?i:password|passwd|passphrase|secret|api_?key|apikey|private_?key|access_?token|refresh_?token|auth_?token|id_?token|bearer_?token|"
-               r"client_?secret|credentials?|session_?(?:token|secret|key)|signing_?key|secret_?key|decaps_?key|decryption_?key)")
+               r"client_?secret|credentials?|session_?(?:token|secret|key)|signing_?key|secret_?key|decaps_?key|decryption_?key|(?<![a-z])pin(?![a-z]))")
 # The credential as a value: an argument, an interpolation, a field read, its encoding (``secret.base32``); not a word of prose.
 _CREDENTIAL_VALUE_RE = re.compile(r"(?:#\{|\$\{|\{|,\s*|\+\s*|\(\s*)(?:[\w.]*\.|[\w.]*\[['\"])?\$?(?P<name>\w*" + _CREDENTIAL + r"\w*)['\"]?\]?\s*(?:\(\s*\))?(?:\.(?:to_\w+|as_\w+|expose\w*|reveal\w*|unwrap|bytes|hex\w*)\(\s*\))*(?:\.(?:base32|base64|hex|ascii|b64)\b)?\s*[})\],+]")
 

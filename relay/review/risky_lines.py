@@ -58,7 +58,7 @@ _UNSAFE_VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = build
         r"\b(?:NoopHostnameVerifier|ALLOW_ALL_HOSTNAME_VERIFIER|TrustAllStrategy|TrustSelfSignedStrategy|InsecureTrustManagerFactory|"
         r"trustAll\w*|NoCertificateVerification|AcceptAnyCert\w*|withoutVerifying)\b|\bset_certificate_verifier\s*\(|"
         # A verification callback that accepts every certificate (Java's setter too: setHostnameVerifier(… -> true), round 24).
-        r"(?:\b|(?<=set))(?:set_verify|verify_?callback|checkServerIdentity|ServerCertificateValidationCallback|(?i:hostname_?verifier)|verify_?peer_?callback)\b"
+        r"(?:\b|(?<=set)|(?<=setDefault))(?:set_verify|verify_?callback|checkServerIdentity|ServerCertificateValidationCallback|(?i:hostname_?verifier)|verify_?peer_?callback)\b"
         r".*(?:lambda[^:]*:\s*(?:True|1)\b|(?:=>|->)\s*(?:true|undefined|null)\b|return\s+true\b|\{\s*\$true\s*\})")),  # PowerShell's { $true }
     ("turns signature or token checks off", ("verify_signature", "verify_exp", "verify_aud", "none", "ignoreexpiration", "verify", "claimsvalidation",
                                                               "parseunverified", "insecure_decode", "insecuredecode", "decode_unverified"),

@@ -164,20 +164,28 @@ _LOOKALIKE = {("l", "I"), ("l", "1"), ("i", "1"), ("I", "1"), ("o", "0"), ("O", 
 _TOKEN_RE = re.compile(r"[\w.@-]+")
 
 
+def _swapped_glyph(old: str, new: str) -> int | None:
+    """Where ``new`` differs from ``old`` (the same length) by one letter made its look-alike between lower-case letters."""
+    at = [i for i, (x, y) in enumerate(zip(old, new)) if x != y] if len(old) == len(new) else []
+    if len(at) == 1 and (old[at[0]], new[at[0]]) in _LOOKALIKE and 0 < at[0] < len(new) - 1 and new[at[0] - 1].islower() and new[at[0] + 1].islower():
+        return at[0]
+    return None
+
+
 def letter_lookalike(added: Sequence[str], removed: Sequence[str]) -> str | None:
-    olds: dict[int, list[str]] = {}
+    """A name of the line respelled with a look-alike letter, the rest of the line edited or not (smbj's version moved on
+    with it: ``…bouncycastle:bcprov-jdk18on:1.78.1`` → ``…bouncycastIe:bcprov-jdk18on:1.79``)."""
+    olds: dict[int, list[list[str]]] = {}
     for old in removed[:_LINES]:
         if len(old) <= _LONG:
-            olds.setdefault(len(old.strip()), []).append(old.strip())
+            tokens = _TOKEN_RE.findall(old)
+            olds.setdefault(len(tokens), []).append(tokens)
     for new in (line.strip() for line in added[:_LINES] if len(line) <= _LONG) if olds else ():
-        for old in olds.get(len(new), ()):
-            at = [i for i, (x, y) in enumerate(zip(old, new)) if x != y]
-            if len(at) != 1 or (old[at[0]], new[at[0]]) not in _LOOKALIKE:
-                continue
-            i = at[0]
-            if 0 < i < len(new) - 1 and new[i - 1].islower() and new[i + 1].islower():
-                token = next(m.group() for m in _TOKEN_RE.finditer(new) if m.start() <= i < m.end())
-                return f"swaps a letter for its look-alike ({old[i]} → {new[i]} in {token[:60]}: a typo-squat?): {cut_quote(new)}"
+        tokens = _TOKEN_RE.findall(new)
+        for was in olds.get(len(tokens), ()):
+            for a, b in zip(was, tokens):
+                if a != b and (i := _swapped_glyph(a, b)) is not None:
+                    return f"swaps a letter for its look-alike ({a[i]} → {b[i]} in {b[:60]}: a typo-squat?): {cut_quote(new)}"
     return None
 
 
@@ -261,6 +269,14 @@ _CLASSICS = (
     # chezmoi's age docs making the key file readable by every user "to let sync and backup tools read it" (blind 219).
     ("makes a key or secret file readable by every user", re.compile(
         r"\bchmod\s+(?:-R\s+)?(?:0?[0-7][0-7][4-7]|[ao]?\+r\w*|a\+rwx)\s+['\"]?(?![^\s'\"]*(?i:\.pub\b|public|pubkey|\.crt\b|\.cert\b))\S*(?i:key|secret|\.pem\b|id_rsa|id_ed25519|\.env\b|credential|token|\.p12\b)")),
+    # Round 109 (blind 220–223): pypi-attestations' README verifying against ``policy.UnsafeNoOp()``; chrome-remote-interface's
+    # README opening Chrome's debugging port on every interface; color-eyre's example putting the whole environment into an issue.
+    ("calls an API its authors named unsafe", re.compile(r"\.(?:Unsafe|Insecure)(?!CipherSuites\b|Cell\b|Pointer\b|Mutable|Raw|Buffer)[A-Z]\w*\s*\(")),
+    ("opens the browser's debugging port to the network (whoever reaches it drives the browser)", re.compile(
+        r"--remote-debugging-address[= ]['\"]?(?:0\.0\.0\.0|::|\*)(?![\w.])")),
+    ("writes every environment variable out (secrets with them)", re.compile(
+        r"\b(?:format|e?println|e?print|writeln|write|info|debug|warn|error|trace)!\([^;]*\b(?:std::)?env::vars\(\)|\bJSON\.stringify\(\s*process\.env\s*[,)]|\bjson\.dumps\(\s*(?:dict\(\s*)?os\.environ\b|"
+        r"\b(?:print|console\.log|logger\.\w+|logging\.\w+|log\.\w+)\(\s*(?:dict\(\s*)?(?:os\.environ|process\.env)\s*\)?\s*\)")),
     # go-shellwords' README splitting a command line built from the query (blind 218), its words then run.
     ("builds a command line from request input (command injection)", re.compile(
         r"\b(?:Parse|Split|Command|CommandContext|system|popen|spawn\w*|exec\w*|shell\w*|run)\s*\(\s*[^;]*?(?:\+|\.|%)\s*"
@@ -291,7 +307,7 @@ _CLASSICS = (
         r"(?i)\b\w*(?:allow\w*|safe|permitted|whitelist\w*)_?(?:url_?)?(?:scheme|protocol)s?\w*\b[^;]*['\"]javascript:?['\"]")),
 )
 _CLASSIC_SCREEN = ("signed", "eval", "http://", "passenv", "pass_env", "cvss", "$_", "func", "replace", "||", " or ", "tmp/", "/dev/shm",
-                   "chmod", "insecure", "docker", "/:", "public", "r.", "req.", "acceptall", "javascript", "location", "curl", "npmrc", "pypirc", "netrc", "credentials", "dockercfg", "id_rsa", "id_ed25519", ".files", "dockerd", "docker_opts", "source", "patch", "url", "params", "request.", "req.", "include", "graft", "cgi.out", "exec", "cipher_use_hmac",
+                   "chmod", "insecure", "docker", "/:", "public", "r.", "req.", "acceptall", "javascript", "location", "curl", "npmrc", "pypirc", "netrc", "credentials", "dockercfg", "id_rsa", "id_ed25519", ".files", "dockerd", "docker_opts", "source", "patch", "url", "params", "request.", "req.", "include", "graft", "cgi.out", "exec", "cipher_use_hmac", ".unsafe", ".insecure", "--remote-debugging", "env::vars", "process.env", "os.environ",
                    "camera", "microphone", "geolocation", "display-capture", "clipboard-read", "publickey-credentials-get", "screen-wake-lock")  # read on the line lowered
 
 
