@@ -213,6 +213,9 @@ def test_each_round109_third_near_miss_stays_quiet(path: str, added: list[str], 
     # color-eyre (blind 223): every environment variable put into a public issue's metadata
     ("examples/github_issue.rs", ['.add_issue_metadata("env", format!("{:?}", std::env::vars().collect::<Vec<_>>()))'], [],
      "writes every environment variable out", "high"),
+    # hapi's content docs (blind 221): an upload written under the name the sender gave; cryptopasta (blind 221): MD5 advised
+    ("API.md", ["```js", "Fs.writeFileSync('/var/uploads/' + filename, request.payload);", "```"], [], "names a file on disk with the client's filename", "high"),
+    ("README", ["in your case, replace instances of it with ordinary MD5."], [], "tells the reader to use a broken algorithm", "medium"),
 ])
 def test_each_round109_fourth_slip_is_named(path: str, added: list[str], removed: list[str], said: str, risk: str) -> None:
     review = _reviewed(path, added, removed)
@@ -226,6 +229,8 @@ def test_each_round109_fourth_slip_is_named(path: str, added: list[str], removed
     ("README.md", ["```sh", "google-chrome --headless --remote-debugging-port=9222", "```"], [], "debugging port"),
     ("src/x.rs", ["    let vars: HashMap<String, String> = std::env::vars().collect();"], [], "environment variable"),
     ("src/x.py", ["    subprocess.run(cmd, env=dict(os.environ))"], [], "environment variable"),
+    ("API.md", ["```js", "Fs.writeFileSync('/var/uploads/' + uuid() + '.bin', request.payload);", "```"], [], "client's filename"),
+    ("README", ["Do not use MD5 for passwords; Git uses SHA-1 for object names."], [], "broken algorithm"),
 ])
 def test_each_round109_fourth_near_miss_stays_quiet(path: str, added: list[str], removed: list[str], unsaid: str) -> None:
     assert not any(unsaid in target.reason for target in _reviewed(path, added, removed))

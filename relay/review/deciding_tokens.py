@@ -310,7 +310,10 @@ _KEPT_AWAY_RE = re.compile(r"(?i)\b(?:never|not|no|don't|do not|must not|should 
 # …or to turn a protection off (round 109, blind 219: strawberry's upload guide, "If uploads are rejected with a 403, exempt
 # the GraphQL view from CSRF checks"): a verb of turning off, then the protection it names.
 _TURN_OFF_RE = re.compile(r"(?i)\b(?:disable|turn(?:ing)? off|switch(?:ing)? off|exempt|bypass|deactivate)\w*\b[^.!?\n]{0,60}?\b(?:csrf|xsrf|"
-                          r"(?:certificate|ssl|tls|hostname|signature|host key) (?:verification|validation|checks?)|selinux|apparmor|the sandbox)\b")
+                          r"(?:certificate|ssl|tls|hostname|signature|host key) (?:verification|validation|checks?)|selinux|apparmor|the sandbox)\b|"
+                          # …or to use a broken algorithm (cryptopasta's README, blind 221: "replace instances of it with ordinary MD5")
+                          r"\b(?P<weak>(?:use|replace\b[^.!?\n]{0,40}\bwith|switch(?:ing)? to|fall back to)\s+(?:the\s+)?(?:ordinary|plain|good old)?\s*"
+                          r"(?:md5|sha-?1|des|3des|rc4|ecb mode))\b")
 
 
 def _told(line: str) -> re.Match[str] | None:
@@ -332,7 +335,8 @@ def _commits_credential(added: Sequence[str], removed: Sequence[str]) -> str | N
             continue
         at = (_told(line) or _TURN_OFF_RE.search(line)).start()  # type: ignore[union-attr]
         text = line.strip() if at <= 50 else "…" + line[at - 50:].split(" ", 1)[-1]  # cut at a word
-        what = "commit a credential to the repository" if _told(line) else "turn a protection off"
+        what = ("commit a credential to the repository" if _told(line) else "use a broken algorithm" if _TURN_OFF_RE.search(line)["weak"]  # type: ignore[index]
+                else "turn a protection off")
         return f"tells the reader to {what}: {_short(text, 80)}"
     return None
 
