@@ -234,3 +234,46 @@ def test_each_round109_fourth_slip_is_named(path: str, added: list[str], removed
 ])
 def test_each_round109_fourth_near_miss_stays_quiet(path: str, added: list[str], removed: list[str], unsaid: str) -> None:
     assert not any(unsaid in target.reason for target in _reviewed(path, added, removed))
+
+
+# --------------------------------------------------------------------------- round 109: blind 224–227's misses
+
+@pytest.mark.parametrize(("path", "added", "removed", "said"), [
+    # browserify-cipher (blind 224; crypto-browserify's in 204): the README encrypts with a hex key written in the sample
+    ("README.md", ["```js", "var c = require('browserify-cipher').createCipheriv('aes-256-cbc', Buffer.from('0f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c4b5a69788796a5b4c3d2e1f0', 'hex'), iv)", "```"], [],
+     "encrypts with a key written in the code"),
+    # orlp/ed25519 (blind 226; Monocypher's in 129): a key's seed copied from a string
+    ("readme.md", ["```c", 'memcpy(seed, "my-app-ed25519-seed-0123456789ab", 32); /* same key on every machine */', "```"], [], "makes a key's seed a constant string"),
+    # core-js (blind 227): its ESLint config, kept under tests/, turns no-eval off
+    ("tests/eslint/eslint.config.js", ["    'no-eval': OFF,"], ["    'no-eval': ERROR,"], "turns a security lint rule off: 'no-eval': OFF,"),
+    # sop/jwx (blind 227): an HMAC compared over as many bytes as the sender's signature has
+    ("lib/JWX/JWS/Algorithm/HMACAlgorithm.php", ["        return substr($this->computeSignature($data), 0, strlen($signature)) === $signature;"],
+     ["        return $this->computeSignature($data) === $signature;"], "compares a signature over only as many bytes as the sender gave"),
+    # Fuse (blind 225): the docs load the library from its main branch
+    ("docs/getting-started.md", ['<script src="https://cdn.jsdelivr.net/gh/krisk/Fuse@main/dist/fuse.js"></script>'],
+     ['<script src="https://cdn.jsdelivr.net/gh/krisk/Fuse@v7.4.2/dist/fuse.js"></script>'], "loads a script from a moving branch"),
+    # behave (blind 224): the examples' run made to pass whatever it finds
+    (".github/workflows/test.yml", ['          behave --format=progress3 "$example" || true'], ['          behave --format=progress3 "$example"'], "makes a failing check pass"),
+])
+def test_each_round109_fifth_slip_is_named_high(path: str, added: list[str], removed: list[str], said: str) -> None:
+    review = _reviewed(path, added, removed)
+    assert review and review[0].risk == "high" and said in review[0].reason, review
+
+
+@pytest.mark.parametrize(("path", "added", "removed", "unsaid"), [
+    ("src/x.c", ["    memcpy(key, buf, 32);"], [], "constant string"),
+    ("src/x.py", ["    if url[:len(prefix)] == prefix:"], [], "as many bytes"),
+    ("eslint.config.js", ["    'no-console': 'off',"], ["    'no-console': 'error',"], "security lint rule"),
+    ("docs/x.md", ['<script src="https://cdn.jsdelivr.net/gh/krisk/Fuse@v7.5.0/dist/fuse.js"></script>'], [], "moving branch"),
+    ("README.md", ["```js", "const c = crypto.createCipheriv('aes-256-gcm', key, iv)", "```"], [], "key written in the code"),
+])
+def test_each_round109_fifth_near_miss_stays_quiet(path: str, added: list[str], removed: list[str], unsaid: str) -> None:
+    assert not any(unsaid in target.reason for target in _reviewed(path, added, removed))
+
+
+def test_a_linters_config_under_tests_is_the_projects_rules() -> None:
+    from relay.review.path_kinds import path_kind
+
+    assert path_kind("tests/eslint/eslint.config.js") == "source"
+    # a fixture's config is a test's input; a test module stays a test
+    assert [path_kind(p) for p in ("test/fixtures/eslint.config.js", "tests/fixtures/proj/.eslintrc", "tests/test_lint.py")] == ["test"] * 3

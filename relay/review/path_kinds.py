@@ -75,12 +75,20 @@ _SCRIPT_TEST_RE = re.compile(r"^(?:tests?|spec)\.(?:[jt]s|[cm]js)$")
 _LIBRARY_DIRS = frozenset({"utils", "util", "helpers"})
 
 
+_LINT_CONFIG_NAMES = ("eslint.config.*", ".eslintrc", ".eslintrc.*", ".golangci.*", "ruff.toml", ".ruff.toml", ".flake8", ".pylintrc",
+                      ".rubocop.yml", "phpstan.neon", "phpstan.neon.dist", ".semgrep.yml", "biome.json", "biome.jsonc", "clippy.toml")
+
+
 def is_test_path(path: str) -> bool:
     parts = path.lower().split("/")
     # Ruby keeps a gem's tests in test/ and spec/: a folder named test inside lib/ is the library's namespace (rack-test's
     # lib/rack/test/cookie_jar.rb, test-unit's lib/test/unit/: round 90, blind 136 read a cookie jar's check as a test's).
     if parts[0] == "lib" and parts[-1].endswith(".rb"):
         return glob_any(path, _TEST_NAMES)
+    # A linter's own config is the project's rules wherever it lives (core-js keeps its ESLint config under tests/eslint/:
+    # round 109, blind 227 read its ``'no-eval': OFF`` as a test's line).
+    if glob_any(parts[-1], _LINT_CONFIG_NAMES) and not {"fixtures", "fixture", "__fixtures__", "testdata"} & set(parts[:-1]):
+        return False
     # Go compiles a test only from a file named *_test.go: a folder named spec is a package (go-tpm-tools' launcher/spec,
     # its launch policy: round 109, blind 213 read two of its checks as a test's).
     if parts[-1].endswith(".go") and not parts[-1].endswith("_test.go") and {"spec", "specs"} & set(parts[:-1]) and not _TEST_DIRS.difference({"spec", "specs"}) & set(parts[:-1]):

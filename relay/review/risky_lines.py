@@ -193,7 +193,7 @@ _UNSAFE_VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = build
     ("makes a failing check pass", ("continue-on-error", "||true", "||exit0", "||:"), re.compile(
         r"^\s*-?\s*continue-on-error\s*:\s*true\b|"
         r"\b(?:audit|bandit|safety|gosec|semgrep|trivy|snyk|pip-audit|brakeman|govulncheck|codeql|zizmor|scan\w*|lint\w*|test\w*|check\w*|verify|"
-        r"pytest|tox|mypy|clippy|vet|eslint|rubocop|phpstan|psalm)\b[^|#\n]*\|\|\s*(?:true|exit\s+0|:)\s*['\"]?\s*,?\s*$")),  # a package.json script's ","
+        r"pytest|tox|nox|mypy|clippy|vet|eslint|rubocop|phpstan|psalm|behave|rspec|jest|mocha|vitest|phpunit|ctest|cucumber|unittest|bats)\b[^|#\n]*\|\|\s*(?:true|exit\s+0|:)\s*['\"]?\s*,?\s*$")),  # a package.json script's ","
     ("hard-codes a secret", ("key", "secret", "passw", "passphrase", "pwd", "api", "access", "token", "private", "encryption", "signing", "master", "hmac", "jwt", "crypt", "bearer", "basic",
                              "auth", "://"), re.compile(
         r"\b[\w-]*(?:secret|passw(?:or)?d|pwd|(?:api|access|private|encryption|signing|master|hmac|jwt|crypt)_?key|auth_?token|access_?token|client_?secret)[\w-]*"

@@ -277,6 +277,23 @@ _CLASSICS = (
     ("writes every environment variable out (secrets with them)", re.compile(
         r"\b(?:format|e?println|e?print|writeln|write|info|debug|warn|error|trace)!\([^;]*\b(?:std::)?env::vars\(\)|\bJSON\.stringify\(\s*process\.env\s*[,)]|\bjson\.dumps\(\s*(?:dict\(\s*)?os\.environ\b|"
         r"\b(?:print|console\.log|logger\.\w+|logging\.\w+|log\.\w+)\(\s*(?:dict\(\s*)?(?:os\.environ|process\.env)\s*\)?\s*\)")),
+    # Round 109 (blind 224–227, and 204's and 129's misses): browserify-cipher's README encrypting with a hex key written in
+    # the sample; orlp/ed25519's and Monocypher's docs seeding a key from a string; core-js' lint config turning no-eval
+    # off; sop/jwx comparing a MAC over as many bytes as the sender gave; Fuse's docs loading its script from a moving branch.
+    ("encrypts with a key written in the code (every copy shares it)", re.compile(
+        r"""\bcreate(?:Cipheriv|Decipheriv)\s*\(\s*['"][^'"]+['"]\s*,\s*(?:Buffer\.from\(\s*)?['"](?:[0-9a-fA-F]{32,}|[A-Za-z0-9+/]{32,}={0,2})['"]""")),
+    ("makes a key's seed a constant string (the same key on every machine)", re.compile(
+        r'\bmemcpy\s*\(\s*&?\w*(?i:seed|key|secret)\w*\s*,\s*"[^"]{8,}"')),
+    ("turns a security lint rule off", re.compile(
+        r"""['"]?(?:no-eval|no-implied-eval|no-new-func|no-script-url|security/[\w-]+|react/no-danger(?:-with-children)?|no-unsanitized/[\w-]+)['"]?"""
+        r"""\s*:\s*(?:OFF\b|['"]off['"]|0\b)""")),
+    ("compares a signature over only as many bytes as the sender gave (an empty one passes)", re.compile(
+        r"\bsubstr\s*\([^;]*?,\s*0\s*,\s*strlen\s*\(\s*(?P<s>\$\w*(?i:sig|mac|hash|digest|tag|token)\w*)\s*\)\s*\)\s*===?\s*(?P=s)\b|"
+        r"\.(?:slice|substring|substr)\(\s*0\s*,\s*(?P<s2>\w*(?i:sig|mac|hash|digest|tag|token)\w*)\.length\s*\)\s*===?\s*(?P=s2)\b|"
+        r"\[\s*:\s*len\(\s*(?P<s3>\w*(?i:sig|mac|hash|digest|tag|token)\w*)\s*\)\s*\]\s*==\s*(?P=s3)\b")),
+    ("loads a script from a moving branch (whoever pushes to it runs in every page)", re.compile(
+        r"""<script\b[^>]*\bsrc\s*=\s*["'](?:https?:)?//(?:cdn\.jsdelivr\.net/gh/[^"'@]+@(?:main|master|latest|dev|HEAD)\b|"""
+        r"""raw\.githubusercontent\.com/[^/"']+/[^/"']+/(?:main|master|HEAD)/|rawcdn\.githack\.com/[^/"']+/[^/"']+/(?:main|master)/)""")),
     # go-shellwords' README splitting a command line built from the query (blind 218), its words then run.
     ("builds a command line from request input (command injection)", re.compile(
         r"\b(?:Parse|Split|Command|CommandContext|system|popen|spawn\w*|exec\w*|shell\w*|run)\s*\(\s*[^;]*?(?:\+|\.|%)\s*"
@@ -307,7 +324,8 @@ _CLASSICS = (
         r"(?i)\b\w*(?:allow\w*|safe|permitted|whitelist\w*)_?(?:url_?)?(?:scheme|protocol)s?\w*\b[^;]*['\"]javascript:?['\"]")),
 )
 _CLASSIC_SCREEN = ("signed", "eval", "http://", "passenv", "pass_env", "cvss", "$_", "func", "replace", "||", " or ", "tmp/", "/dev/shm",
-                   "chmod", "insecure", "docker", "/:", "public", "r.", "req.", "acceptall", "javascript", "location", "curl", "npmrc", "pypirc", "netrc", "credentials", "dockercfg", "id_rsa", "id_ed25519", ".files", "dockerd", "docker_opts", "source", "patch", "url", "params", "request.", "req.", "include", "graft", "cgi.out", "exec", "cipher_use_hmac", ".unsafe", ".insecure", "--remote-debugging", "env::vars", "process.env", "os.environ",
+                   "chmod", "insecure", "docker", "/:", "public", "r.", "req.", "acceptall", "javascript", "location", "curl", "npmrc", "pypirc", "netrc", "credentials", "dockercfg", "id_rsa", "id_ed25519", ".files", "dockerd", "docker_opts", "source", "patch", "url", "params", "request.", "req.", "include", "graft", "cgi.out", "exec", "cipher_use_hmac", ".unsafe", ".insecure", "--remote-debugging", "env::vars", "process.env", "os.environ", "createcipheriv", "createdecipheriv", "memcpy", "no-eval",
+                   "no-implied-eval", "no-new-func", "no-script-url", "security/", "no-danger", "no-unsanitized", "strlen", ".length", "len(", "<script",
                    "camera", "microphone", "geolocation", "display-capture", "clipboard-read", "publickey-credentials-get", "screen-wake-lock")  # read on the line lowered
 
 
