@@ -277,3 +277,39 @@ def test_a_linters_config_under_tests_is_the_projects_rules() -> None:
     assert path_kind("tests/eslint/eslint.config.js") == "source"
     # a fixture's config is a test's input; a test module stays a test
     assert [path_kind(p) for p in ("test/fixtures/eslint.config.js", "tests/fixtures/proj/.eslintrc", "tests/test_lint.py")] == ["test"] * 3
+
+
+# --------------------------------------------------------------------------- round 109: blind 228–231's misses
+
+@pytest.mark.parametrize(("path", "added", "removed", "said", "risk"), [
+    # java-spiffe (blind 231): a password with a # in a .properties file (a comment only opens a line there)
+    ("gradle.properties", ["mavenCentralPassword=Xk7#pR2vQ9mLw4tZ"], [], "hard-codes a credential in a setting (mavenCentralPassword: Xk7#pR…)", "high"),
+    # tpm2-tools (blind 231): configure.ac's hardening default made "no"
+    ("configure.ac", ['    [enable_hardening="no"])'], ['    [enable_hardening="yes"])'], "turns the build's hardening off (it was on)", "high"),
+    # Aegis (blind 228): the Gradle wrapper downloaded from a look-alike host
+    ("gradle/wrapper/gradle-wrapper.properties", ["distributionUrl=https\\://services.gradle-dist.org/distributions/gradle-8.9-bin.zip"],
+     ["distributionUrl=https\\://services.gradle.org/distributions/gradle-8.9-bin.zip"], "fetches the build tool from another host (services.gradle.org → services.gradle-dist.org", "high"),
+    # sodium-native (blind 231): a link that shows holepunchto and goes to holepunch-to
+    ("README.md", ["Moved to [holepunchto/sodium-native](http://holepunch-to.github.io/sodium-native) as we maintain all"], ["# sodium-native"],
+     "links to a look-alike of the name it shows (holepunchto → holepunch-to)", "high"),
+    # react-markdown (blind 230): the README's sample passes every URL through its transform
+    ("readme.md", ["```jsx", "createRoot(document.body).render(<Markdown urlTransform={(url) => url}>{markdown}</Markdown>)", "```"], [],
+     "passes every link through unchecked", "high"),
+    # java-spiffe (blind 231): a version variable takes the latest release
+    ("build.gradle", ["    nimbusVersion = 'latest.release'"], ["    nimbusVersion = '9.37.3'"], "lets a pinned dependency take any version", "medium"),
+])
+def test_each_round109_sixth_slip_is_named(path: str, added: list[str], removed: list[str], said: str, risk: str) -> None:
+    review = _reviewed(path, added, removed)
+    assert review and review[0].risk == risk and said in review[0].reason, review
+
+
+@pytest.mark.parametrize(("path", "added", "removed", "unsaid"), [
+    ("gradle.properties", ["# mavenCentralPassword=Xk7#pR2vQ9mLw4tZ"], [], "credential"),
+    ("src/x.py", ["    hardened = False"], [], "hardening"),
+    ("gradle/wrapper/gradle-wrapper.properties", ["distributionUrl=https\\://services.gradle.org/distributions/gradle-8.10-bin.zip"],
+     ["distributionUrl=https\\://services.gradle.org/distributions/gradle-8.9-bin.zip"], "another host"),
+    ("README.md", ["See [holepunchto/sodium-native](https://github.com/holepunchto/sodium-native) and [Node.js](https://nodejs.org)"], [], "look-alike"),
+    ("readme.md", ["```jsx", "<Markdown urlTransform={(url) => safe(url)}>{markdown}</Markdown>", "```"], [], "every link"),
+])
+def test_each_round109_sixth_near_miss_stays_quiet(path: str, added: list[str], removed: list[str], unsaid: str) -> None:
+    assert not any(unsaid in target.reason for target in _reviewed(path, added, removed))

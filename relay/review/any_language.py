@@ -74,7 +74,8 @@ def _loosens(name: str, on: bool) -> str | None:
     """``"on"``/``"off"`` when setting ``name`` so loosens what it guards (a loose option on, a strict one off)."""
     if IS_LOOSE.search("_" + name + "_"):
         return "on" if on else None
-    if IS_STRICT.search(name) and not on and not re.search(r"(?:ed|ing|ions?)$", name):  # a state (``validated = false``), not a setting
+    # (a state, ``validated = false``, is no setting; a build's ``enable_hardening`` is, however it ends)
+    if IS_STRICT.search(name) and not on and (not re.search(r"(?:ed|ing|ions?)$", name) or name.endswith("hardening")):
         return "off"
     return None
 
@@ -94,7 +95,8 @@ def _options(added: Sequence[str], removed: Sequence[str], strict: bool) -> str 
         if way is None or before.get(key) == on or (way == "off") != strict:
             continue
         shown = name.strip("\"':@").split(".")[-1]  # ``this.withCredentials``: the option's own name
-        what = "turns a verification setting off" if way == "off" else f"turns {clipped(shown, 30)} on"
+        what = (("turns the build's hardening off" if re.search(r"(?i)harden|fortify|protect", key) else "turns a verification setting off")
+                if way == "off" else f"turns {clipped(shown, 30)} on")
         return said(what + (f" (it was {'on' if way == 'off' else 'off'})" if key in before else ""), new)
     if strict:
         return None

@@ -17,7 +17,9 @@ _LOOSE = (r"exrc|modelines?|(?:dir_?|directory_?)?listing|autoindex|debug|verbos
 # check; not a linter's or a parser's strictness (``strict: false``, ``declare_strict_types``, ``zip(strict=False)``).
 _STRICT = (r"(?:\w*(?:ssl|tls|cert|host|peer|server|sign|jwt|token)\w*?(?:verif\w*|validat\w*)|(?:verif\w*|validat\w*)\w*?"
            r"(?:ssl|tls|cert|host|peer|server|sign|jwt|token)\w*|verify(?:_?mode)?|verification|validate|strict_?(?:ssl|tls|host|cert|transport)\w*|"
-           r"check_?(?:cert|host|peer)\w*)")
+           r"check_?(?:cert|host|peer)\w*|"
+           # a build's hardening switch (round 109, blind 231: tpm2-tools' configure.ac ``[enable_hardening="yes"]`` made "no")
+           r"\w*harden\w*|\w*fortify\w*|stack_?protect\w*)")
 _ON = r"true|True|TRUE|on|On|ON|yes|Yes|YES|1|enabled?|#t|t"
 _OFF = r"false|False|FALSE|off|Off|OFF|no|No|NO|0|disabled?|#f"
 _SUFFIX = r"(?:_?(?:errors?|mode|enabled?|pages?|output))?"
@@ -30,7 +32,7 @@ IS_LOOSE = re.compile(r"(?i)(?:^|[\W_])(?:" + _LOOSE + r")" + _SUFFIX + r"(?:$|[
 IS_STRICT = re.compile(r"(?i)" + _STRICT)
 TURNS_ON = re.compile(r"(?:" + _ON + r")\Z")
 _OPTION_WORD = re.compile(r"(?i)exrc|modeline|listing|autoindex|debug|verbos|insecure|skip|trust|allow|permissive|unsafe|credential|"
-                          r"disable|verif|validat|strict|check")  # a cheap first look: most lines name no option
+                          r"disable|verif|validat|strict|check|harden|fortify|protect")  # a cheap first look: most lines name no option
 
 
 @functools.lru_cache(maxsize=8192)

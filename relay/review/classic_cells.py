@@ -115,14 +115,16 @@ def paired(path: str, added: Sequence[str], removed: Sequence[str]) -> str | Non
         text = line.strip()
         if not text or text in before or _CREDENTIAL_SCREEN_RE.search(text) is None:
             continue
-        m = _CREDENTIAL_RE.search(text)
+        # A .properties value's # is a character, a comment only opens a line (round 109, blind 231: java-spiffe's
+        # ``mavenCentralPassword=Xk7#pR2…``); read as a letter, quoted as written.
+        m = _CREDENTIAL_RE.search(text.replace("#", "x") if path.endswith(".properties") and not text.startswith(("#", "!")) else text)
         arg = _CREDENTIAL_ARG_RE.search(text) if m is None and len(text) <= _ARG_LINE else None
         # (a minified file's or a source map's list of names puts "password" before a name, not a value)
         if arg is not None and not _NAME_RE.fullmatch(value := arg.group("atcred") or arg.group("atcred2")):
             return f"hard-codes a credential ({(arg.group('key') or arg.group('key2')).strip()}: {value[:6]}…)"
         if m is None:
             continue
-        value = m.group("atcred")
+        value = text[m.start("atcred"):m.end("atcred")]
         if _SETTINGS_FILE_RE.search(path) and re.fullmatch(r"[A-Za-z0-9_+/-]{20,}=*", value):
             continue
         return f"hard-codes a credential in a setting ({m.group('key').strip()}: {value[:6]}…)"

@@ -115,7 +115,7 @@ _UNCHECKED = re.compile(
 
 
 # A dependency's version that takes any release: "*", "latest", ">=0", "x"; Gradle's dynamic ":+" and "latest.release".
-_ANY = r"""(?:\*|latest|x|>=\s*0(?:\.0)*)"""
+_ANY = r"""(?:\*|latest(?:\.(?:release|integration))?|x|>=\s*0(?:\.0)*)"""  # (Gradle's latest.release in a version variable: round 109)
 _ANY_VERSION = re.compile(
     r"""^\s*['"]?(?P<name>[A-Za-z@][\w.\-/@]*)['"]?\s*[:=]\s*(?:\{[^}]*\bversion\s*=\s*)?(?P<at>['"]""" + _ANY + r"""['"])|"""
     r"""(?P<at2>['"](?P<name2>[\w.\-]+:[\w.\-]+):(?:\+|latest\.(?:release|integration))['"])|"""

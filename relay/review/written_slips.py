@@ -33,7 +33,7 @@ from collections.abc import Sequence
 
 from relay.review.overridden_turns import cut_quote
 
-__all__ = ["check_when_off", "classic_written", "cookie_unsigned", "dependency_lookalike", "digit_lookalike", "inline_script_allowed", "letter_lookalike", "opened_up", "permissive_on", "screen", "tracing_secrets", "written_slip", "wraps_past_end"]
+__all__ = ["check_when_off", "classic_written", "cookie_unsigned", "dependency_lookalike", "digit_lookalike", "inline_script_allowed", "letter_lookalike", "link_lookalike", "opened_up", "permissive_on", "screen", "tracing_secrets", "written_slip", "wraps_past_end", "wrapper_host_moved"]
 
 _LINES = 400  # new lines read
 _LONG = 400
@@ -73,7 +73,8 @@ _SHIPS_RE = re.compile(r"(?i)deploy|release|publish|upload|\.github/workflows/")
 def screen(line: str) -> bool:
     """A line a page keeps for these readers (relay.review.file_kinds): a script under docs/ turning tracing on, a classic."""
     return ("x" in line and _TRACE_RE.match(line) is not None or classic_written((line,)) is not None or _LISTED_NAME_RE.search(line) is not None
-            or "signed" in line and _UNSIGNED_RE.search(line) is not None or _COOKIE_RE.search(line) is not None and "(" in line)
+            or "signed" in line and _UNSIGNED_RE.search(line) is not None or _COOKIE_RE.search(line) is not None and "(" in line
+            or "](" in line and link_lookalike((line,)) is not None)
 
 
 def tracing_secrets(added: Sequence[str], removed: Sequence[str], path: str) -> str | None:
@@ -189,6 +190,45 @@ def letter_lookalike(added: Sequence[str], removed: Sequence[str]) -> str | None
     return None
 
 
+# ----- a build tool's download moved off its own host, a link to a look-alike of the name it shows (round 109)
+# Aegis' gradle-wrapper.properties ``services.gradle.org`` → ``services.gradle-dist.org`` (blind 228): every build runs
+# what that host serves. sodium-native's README ``[holepunchto/sodium-native](http://holepunch-to.github.io/…)`` (blind 231).
+_WRAPPER_URL_RE = re.compile(r"^\s*distributionUrl\s*=\s*https?\\?://(?P<host>[\w.-]+)")
+_OWN_HOSTS = frozenset({"services.gradle.org", "downloads.gradle.org", "downloads.gradle-dn.com", "repo.maven.apache.org", "repo1.maven.org"})
+
+
+def wrapper_host_moved(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    olds = {m.group("host") for line in removed[:_LINES] if (m := _WRAPPER_URL_RE.match(line))}
+    for line in added[:_LINES] if olds & _OWN_HOSTS else ():
+        if (m := _WRAPPER_URL_RE.match(line)) and m.group("host") not in olds and m.group("host") not in _OWN_HOSTS:
+            return f"fetches the build tool from another host ({next(iter(olds & _OWN_HOSTS))} → {m.group('host')}: every build runs what it serves): {cut_quote(line.strip())}"
+    return None
+
+
+_LINK_RE = re.compile(r"\[[^\]]*?\b(?P<owner>[A-Za-z0-9][\w.-]{3,38})/[\w.-]+[^\]]*\]\((?P<url>https?://[^)\s]+)\)")
+
+
+def _one_apart(a: str, b: str) -> bool:
+    if a.replace("-", "") == b.replace("-", ""):
+        return True
+    if len(a) == len(b):
+        return sum(x != y for x, y in zip(a, b)) == 1
+    short, long = sorted((a, b), key=len)
+    return len(long) - len(short) == 1 and any(long[:i] + long[i + 1:] == short for i in range(len(long)))
+
+
+def link_lookalike(added: Sequence[str]) -> str | None:
+    for line in added[:_LINES]:
+        for m in _LINK_RE.finditer(line) if "](" in line and len(line) <= _LONG else ():
+            owner, url = m.group("owner").lower(), m.group("url").lower()
+            if owner in url:
+                continue
+            for part in re.split(r"[/.:?#=&]+", url.split("://", 1)[1]):
+                if len(part) >= 5 and part != owner and _one_apart(owner, part):
+                    return f"links to a look-alike of the name it shows ({m.group('owner')} → {part}): {cut_quote(line.strip())}"
+    return None
+
+
 # ----- classics in their own spellings (round 94, from blind 148–150)
 # Flask-AppBuilder's docs ``AUTH_LDAP_ALLOW_SELF_SIGNED = True``; argparse's README ``type: eval`` (each argument run as
 # code); auth0's README ``baseUrl: "http://…"`` (a client's API over plain http); vcrpy's tox ``passenv = *`` (every
@@ -294,6 +334,9 @@ _CLASSICS = (
     ("loads a script from a moving branch (whoever pushes to it runs in every page)", re.compile(
         r"""<script\b[^>]*\bsrc\s*=\s*["'](?:https?:)?//(?:cdn\.jsdelivr\.net/gh/[^"'@]+@(?:main|master|latest|dev|HEAD)\b|"""
         r"""raw\.githubusercontent\.com/[^/"']+/[^/"']+/(?:main|master|HEAD)/|rawcdn\.githack\.com/[^/"']+/[^/"']+/(?:main|master)/)""")),
+    # react-markdown's README passing every link through (blind 230): its default transform drops javascript: URLs.
+    ("passes every link through unchecked (javascript: URLs in the rendered page)", re.compile(
+        r"\burlTransform\s*=\s*\{\s*\(?\s*(\w+)\s*\)?\s*=>\s*\1\s*\}|\btransformLinkUri\s*=\s*\{\s*(?:null|false|\(?\s*(\w+)\s*\)?\s*=>\s*\2)\s*\}")),
     # go-shellwords' README splitting a command line built from the query (blind 218), its words then run.
     ("builds a command line from request input (command injection)", re.compile(
         r"\b(?:Parse|Split|Command|CommandContext|system|popen|spawn\w*|exec\w*|shell\w*|run)\s*\(\s*[^;]*?(?:\+|\.|%)\s*"
@@ -325,7 +368,7 @@ _CLASSICS = (
 )
 _CLASSIC_SCREEN = ("signed", "eval", "http://", "passenv", "pass_env", "cvss", "$_", "func", "replace", "||", " or ", "tmp/", "/dev/shm",
                    "chmod", "insecure", "docker", "/:", "public", "r.", "req.", "acceptall", "javascript", "location", "curl", "npmrc", "pypirc", "netrc", "credentials", "dockercfg", "id_rsa", "id_ed25519", ".files", "dockerd", "docker_opts", "source", "patch", "url", "params", "request.", "req.", "include", "graft", "cgi.out", "exec", "cipher_use_hmac", ".unsafe", ".insecure", "--remote-debugging", "env::vars", "process.env", "os.environ", "createcipheriv", "createdecipheriv", "memcpy", "no-eval",
-                   "no-implied-eval", "no-new-func", "no-script-url", "security/", "no-danger", "no-unsanitized", "strlen", ".length", "len(", "<script",
+                   "no-implied-eval", "no-new-func", "no-script-url", "security/", "no-danger", "no-unsanitized", "strlen", ".length", "len(", "<script", "urltransform", "transformlinkuri",
                    "camera", "microphone", "geolocation", "display-capture", "clipboard-read", "publickey-credentials-get", "screen-wake-lock")  # read on the line lowered
 
 
@@ -384,7 +427,7 @@ def cookie_unsigned(added: Sequence[str]) -> str | None:
 def written_slip(added: Sequence[str], removed: Sequence[str], path: str) -> tuple[str, bool] | None:
     """The first of these the new lines make, with whether it is classic (high)."""
     if (found := inline_script_allowed(added) or opened_up(added) or dependency_lookalike(added, removed, path) or letter_lookalike(added, removed) or classic_written(added)
-            or digit_lookalike(added) or cookie_unsigned(added)) is not None:
+            or digit_lookalike(added) or cookie_unsigned(added) or wrapper_host_moved(added, removed) or link_lookalike(added)) is not None:
         return found, True
     found = wraps_past_end(added) or tracing_secrets(added, removed, path) or permissive_on(added) or check_when_off(added, removed)
     return (found, False) if found else None
