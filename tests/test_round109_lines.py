@@ -313,3 +313,30 @@ def test_each_round109_sixth_slip_is_named(path: str, added: list[str], removed:
 ])
 def test_each_round109_sixth_near_miss_stays_quiet(path: str, added: list[str], removed: list[str], unsaid: str) -> None:
     assert not any(unsaid in target.reason for target in _reviewed(path, added, removed))
+
+
+# --------------------------------------------------------------------------- round 109: blind 232–235's misses
+
+@pytest.mark.parametrize(("path", "added", "removed", "said"), [
+    # securecookie (blind 232): the README keys its cookies with a string's bytes
+    ("README.md", ["```go", 'var key []byte = []byte("my-32-byte-secret-key-0123456789")', "```"], ["```go", "var key []byte = securecookie.MustGenerateRandomKey()", "```"],
+     "hard-codes a key (a string literal's bytes)"),
+    # node-which (blind 234): the working folder searched before PATH
+    ("README.md", ["```js", "await which('node', { path: `.:${process.env.PATH}`, pathExt: somePathExt })", "```"], [], "puts the working folder first on the program search path"),
+    # ssl-certificate (blind 235): the download's peer verification off
+    ("README.md", ["```php", "$certificate = SslCertificate::download()", "   ->withVerifyPeer(false)", "```"], [], "turns TLS peer verification off"),
+    # spatie/url (blind 235): a redirect to the host the query names
+    ("README.md", ["```php", "header('Location: '.$url->withHost($_GET['host'])->withPath('spatie'));", "```"], [], "redirects to a URL the request supplies"),
+])
+def test_each_round109_seventh_slip_is_named_high(path: str, added: list[str], removed: list[str], said: str) -> None:
+    review = _reviewed(path, added, removed)
+    assert review and review[0].risk == "high" and said in review[0].reason, review
+
+
+@pytest.mark.parametrize(("path", "added", "removed", "unsaid"), [
+    ("src/x.go", ['\tname := []byte("hello-world-1234567")'], [], "hard-codes a key"),
+    ("README.md", ["```php", "   ->withVerifyPeer(true)", "```"], [], "peer verification"),
+    ("README.md", ["```php", "header('Location: /login');", "```"], [], "open redirect"),
+])
+def test_each_round109_seventh_near_miss_stays_quiet(path: str, added: list[str], removed: list[str], unsaid: str) -> None:
+    assert not any(unsaid in target.reason for target in _reviewed(path, added, removed))

@@ -337,6 +337,16 @@ _CLASSICS = (
     # react-markdown's README passing every link through (blind 230): its default transform drops javascript: URLs.
     ("passes every link through unchecked (javascript: URLs in the rendered page)", re.compile(
         r"\burlTransform\s*=\s*\{\s*\(?\s*(\w+)\s*\)?\s*=>\s*\1\s*\}|\btransformLinkUri\s*=\s*\{\s*(?:null|false|\(?\s*(\w+)\s*\)?\s*=>\s*\2)\s*\}")),
+    # Round 109 (blind 232–235): securecookie's README keying with a string's bytes; node-which's putting the working folder
+    # first on the search path; ssl-certificate's turning peer verification off; spatie/url's redirecting to a host the
+    # query names.
+    ("hard-codes a key (a string literal's bytes)", re.compile(
+        r"""\b\w*(?i:key|secret)\w*\s*(?:\[\]byte\s*)?(?::=|=)\s*\[\]byte\(\s*"(?=[^"]*\d)(?=[^"]*[A-Za-z])[^"\s]{16,}"\s*\)""")),
+    ("puts the working folder first on the program search path (a planted binary runs)", re.compile(
+        r"""\bPATH\s*=\s*['"]?\.(?:/)?:\$\{?PATH\b|\bpath\s*:\s*[`'"]\.:\$\{process\.env\.PATH\}""")),
+    ("turns TLS peer verification off", re.compile(r"(?:->|\.)\s*(?:with|set)?[Vv]erify_?[Pp]eer(?:_?[Nn]ame)?\s*\(\s*(?:false|0)\s*\)")),
+    ("redirects to a URL the request supplies (open redirect)", re.compile(
+        r"""\bheader\s*\(\s*['"]Location:\s*['"]\s*\.\s*[^;]*\$_(?:GET|POST|REQUEST)\s*\[""")),
     # go-shellwords' README splitting a command line built from the query (blind 218), its words then run.
     ("builds a command line from request input (command injection)", re.compile(
         r"\b(?:Parse|Split|Command|CommandContext|system|popen|spawn\w*|exec\w*|shell\w*|run)\s*\(\s*[^;]*?(?:\+|\.|%)\s*"
@@ -368,7 +378,7 @@ _CLASSICS = (
 )
 _CLASSIC_SCREEN = ("signed", "eval", "http://", "passenv", "pass_env", "cvss", "$_", "func", "replace", "||", " or ", "tmp/", "/dev/shm",
                    "chmod", "insecure", "docker", "/:", "public", "r.", "req.", "acceptall", "javascript", "location", "curl", "npmrc", "pypirc", "netrc", "credentials", "dockercfg", "id_rsa", "id_ed25519", ".files", "dockerd", "docker_opts", "source", "patch", "url", "params", "request.", "req.", "include", "graft", "cgi.out", "exec", "cipher_use_hmac", ".unsafe", ".insecure", "--remote-debugging", "env::vars", "process.env", "os.environ", "createcipheriv", "createdecipheriv", "memcpy", "no-eval",
-                   "no-implied-eval", "no-new-func", "no-script-url", "security/", "no-danger", "no-unsanitized", "strlen", ".length", "len(", "<script", "urltransform", "transformlinkuri",
+                   "no-implied-eval", "no-new-func", "no-script-url", "security/", "no-danger", "no-unsanitized", "strlen", ".length", "len(", "<script", "urltransform", "transformlinkuri", "[]byte(", ".:$", "./:$", "verifypeer", "verify_peer", "location:",
                    "camera", "microphone", "geolocation", "display-capture", "clipboard-read", "publickey-credentials-get", "screen-wake-lock")  # read on the line lowered
 
 
