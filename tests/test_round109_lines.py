@@ -340,3 +340,28 @@ def test_each_round109_seventh_slip_is_named_high(path: str, added: list[str], r
 ])
 def test_each_round109_seventh_near_miss_stays_quiet(path: str, added: list[str], removed: list[str], unsaid: str) -> None:
     assert not any(unsaid in target.reason for target in _reviewed(path, added, removed))
+
+
+# --------------------------------------------------------------------------- round 109: blind 236–239's misses
+
+@pytest.mark.parametrize(("path", "added", "removed", "said"), [
+    # mpack (blind 237): a C runner's case call commented out
+    ("test/unit/src/test-node.c", ["    //test_node_read_possible();"], ["    test_node_read_possible();"], "adds a skip/focus marker (//test_node_read_possible();)"),
+    # google-authenticator-libpam (blind 237): the code alone made enough to log in
+    ("README.md", ["`  auth sufficient pam_google_authenticator.so no_increment_hotp`"], ["`  auth required pam_google_authenticator.so no_increment_hotp`"],
+     "makes the second factor enough alone"),
+    # fastapi-cli (blind 239): the app to run looked for under /tmp
+    ("src/fastapi_cli/discover.py", ['    "/tmp/main.py",'], [], "runs code from the shared temp folder"),
+])
+def test_each_round109_eighth_slip_is_named_high(path: str, added: list[str], removed: list[str], said: str) -> None:
+    review = _reviewed(path, added, removed)
+    assert review and review[0].risk == "high" and said in review[0].reason, review
+
+
+@pytest.mark.parametrize(("path", "added", "removed", "unsaid"), [
+    ("test/unit/src/test-node.c", ["    test_node_read_possible();"], ["    //test_node_read_possible();"], "skip"),
+    ("README.md", ["`  auth required pam_google_authenticator.so`"], [], "second factor"),
+    ("src/x.py", ['    LOG = "/tmp/app.log"'], [], "shared temp folder"),
+])
+def test_each_round109_eighth_near_miss_stays_quiet(path: str, added: list[str], removed: list[str], unsaid: str) -> None:
+    assert not any(unsaid in target.reason for target in _reviewed(path, added, removed))

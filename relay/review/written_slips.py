@@ -347,6 +347,12 @@ _CLASSICS = (
     ("turns TLS peer verification off", re.compile(r"(?:->|\.)\s*(?:with|set)?[Vv]erify_?[Pp]eer(?:_?[Nn]ame)?\s*\(\s*(?:false|0)\s*\)")),
     ("redirects to a URL the request supplies (open redirect)", re.compile(
         r"""\bheader\s*\(\s*['"]Location:\s*['"]\s*\.\s*[^;]*\$_(?:GET|POST|REQUEST)\s*\[""")),
+    # google-authenticator-libpam's README making the code alone enough to log in (blind 237); fastapi-cli looking for the
+    # app to run under /tmp, where any local user can put one (blind 239).
+    ("makes the second factor enough alone (auth sufficient: the password is never asked)", re.compile(
+        r"\bauth\s+sufficient\s+pam_(?:google_authenticator|oath|yubico|u2f|duo|totp)\b")),
+    ("runs code from the shared temp folder (any local user can plant it)", re.compile(
+        r"""^\s*(?:\w+\s*[=:]\s*)?\(?\s*["'](?:/tmp|/var/tmp|/dev/shm)/[\w./-]*\.(?:py|js|mjs|cjs|ts|rb|sh|so|dylib|php|pl)["']\s*[,)\]]?\s*$""")),
     # go-shellwords' README splitting a command line built from the query (blind 218), its words then run.
     ("builds a command line from request input (command injection)", re.compile(
         r"\b(?:Parse|Split|Command|CommandContext|system|popen|spawn\w*|exec\w*|shell\w*|run)\s*\(\s*[^;]*?(?:\+|\.|%)\s*"
@@ -378,7 +384,7 @@ _CLASSICS = (
 )
 _CLASSIC_SCREEN = ("signed", "eval", "http://", "passenv", "pass_env", "cvss", "$_", "func", "replace", "||", " or ", "tmp/", "/dev/shm",
                    "chmod", "insecure", "docker", "/:", "public", "r.", "req.", "acceptall", "javascript", "location", "curl", "npmrc", "pypirc", "netrc", "credentials", "dockercfg", "id_rsa", "id_ed25519", ".files", "dockerd", "docker_opts", "source", "patch", "url", "params", "request.", "req.", "include", "graft", "cgi.out", "exec", "cipher_use_hmac", ".unsafe", ".insecure", "--remote-debugging", "env::vars", "process.env", "os.environ", "createcipheriv", "createdecipheriv", "memcpy", "no-eval",
-                   "no-implied-eval", "no-new-func", "no-script-url", "security/", "no-danger", "no-unsanitized", "strlen", ".length", "len(", "<script", "urltransform", "transformlinkuri", "[]byte(", ".:$", "./:$", "verifypeer", "verify_peer", "location:",
+                   "no-implied-eval", "no-new-func", "no-script-url", "security/", "no-danger", "no-unsanitized", "strlen", ".length", "len(", "<script", "urltransform", "transformlinkuri", "[]byte(", ".:$", "./:$", "verifypeer", "verify_peer", "location:", "sufficient", "/tmp/", "/var/tmp/", "/dev/shm/",
                    "camera", "microphone", "geolocation", "display-capture", "clipboard-read", "publickey-credentials-get", "screen-wake-lock")  # read on the line lowered
 
 
