@@ -365,3 +365,30 @@ def test_each_round109_eighth_slip_is_named_high(path: str, added: list[str], re
 ])
 def test_each_round109_eighth_near_miss_stays_quiet(path: str, added: list[str], removed: list[str], unsaid: str) -> None:
     assert not any(unsaid in target.reason for target in _reviewed(path, added, removed))
+
+
+# --------------------------------------------------------------------------- round 109: blind 240–243's misses
+
+@pytest.mark.parametrize(("path", "added", "removed", "said"), [
+    # script-security (blind 241): the Groovy sandbox's allowlist takes Runtime.exec
+    ("src/main/resources/org/jenkinsci/plugins/scriptsecurity/sandbox/whitelists/generic-whitelist",
+     ["staticMethod java.lang.Runtime getRuntime", "method java.lang.Runtime exec java.lang.String"], [], "lets the sandbox run programs"),
+    # gliderlabs/ssh (blind 241): the README's server takes the password written in it
+    ("README.md", ["```go", '     log.Fatal(ssh.ListenAndServe(":2222", nil, ssh.PasswordAuth(func(ctx ssh.Context, pass string) bool { return pass == "Gl1derL4bs-2017!" })))', "```"],
+     ["```go", '     log.Fatal(ssh.ListenAndServe(":2222", nil))', "```"], "checks a password against one written in the code"),
+    # httpsig (blind 241): the signature's algorithm taken from the request's header
+    ("README.md", ["```go", '\talgo := httpsig.Algorithm(r.Header.Get("X-Signature-Algorithm"))', "```"], ["```go", "\tvar algo httpsig.Algorithm = ...", "```"],
+     "lets the request choose the signature algorithm"),
+])
+def test_each_round109_ninth_slip_is_named_high(path: str, added: list[str], removed: list[str], said: str) -> None:
+    review = _reviewed(path, added, removed)
+    assert review and review[0].risk == "high" and said in review[0].reason, review
+
+
+@pytest.mark.parametrize(("path", "added", "removed", "unsaid"), [
+    ("src/main/resources/sandbox/whitelists/generic-whitelist", ["staticMethod java.lang.Math abs int"], [], "run programs"),
+    ("src/x.py", ["    if password == confirm_password:"], [], "written in the code"),
+    ("src/x.go", ['\talgo := cfg.Algorithm', '\tname := r.Header.Get("X-Name")'], [], "signature algorithm"),
+])
+def test_each_round109_ninth_near_miss_stays_quiet(path: str, added: list[str], removed: list[str], unsaid: str) -> None:
+    assert not any(unsaid in target.reason for target in _reviewed(path, added, removed))

@@ -353,6 +353,14 @@ _CLASSICS = (
         r"\bauth\s+sufficient\s+pam_(?:google_authenticator|oath|yubico|u2f|duo|totp)\b")),
     ("runs code from the shared temp folder (any local user can plant it)", re.compile(
         r"""^\s*(?:\w+\s*[=:]\s*)?\(?\s*["'](?:/tmp|/var/tmp|/dev/shm)/[\w./-]*\.(?:py|js|mjs|cjs|ts|rb|sh|so|dylib|php|pl)["']\s*[,)\]]?\s*$""")),
+    # script-security's sandbox allowlist taking Runtime.exec (blind 241); gliderlabs/ssh's README logging in whoever types
+    # the password written in it; httpsig's README letting the request's header pick the signature algorithm.
+    ("lets the sandbox run programs (Runtime.exec or a process builder on its allowlist)", re.compile(
+        r"^\s*(?:staticMethod|method|new)\s+java\.lang\.(?:Runtime\s+(?:exec|getRuntime)\b|ProcessBuilder\b|ProcessImpl\b)")),
+    ("checks a password against one written in the code", re.compile(
+        r"""\bpass(?:word|wd|phrase)?\w*\s*===?\s*["'](?=[^"']*\d)(?=[^"']*[A-Za-z])[^"'\s]{8,}["']""")),
+    ("lets the request choose the signature algorithm", re.compile(
+        r"\b\w*(?i:alg(?:orithm)?)\w*\s*(?::=|=|\()\s*[\w.]*\(?\s*(?:r|req|request)\.(?:Header\.Get|headers?\.get|get_header|getHeader)\s*\(")),
     # go-shellwords' README splitting a command line built from the query (blind 218), its words then run.
     ("builds a command line from request input (command injection)", re.compile(
         r"\b(?:Parse|Split|Command|CommandContext|system|popen|spawn\w*|exec\w*|shell\w*|run)\s*\(\s*[^;]*?(?:\+|\.|%)\s*"
@@ -384,7 +392,7 @@ _CLASSICS = (
 )
 _CLASSIC_SCREEN = ("signed", "eval", "http://", "passenv", "pass_env", "cvss", "$_", "func", "replace", "||", " or ", "tmp/", "/dev/shm",
                    "chmod", "insecure", "docker", "/:", "public", "r.", "req.", "acceptall", "javascript", "location", "curl", "npmrc", "pypirc", "netrc", "credentials", "dockercfg", "id_rsa", "id_ed25519", ".files", "dockerd", "docker_opts", "source", "patch", "url", "params", "request.", "req.", "include", "graft", "cgi.out", "exec", "cipher_use_hmac", ".unsafe", ".insecure", "--remote-debugging", "env::vars", "process.env", "os.environ", "createcipheriv", "createdecipheriv", "memcpy", "no-eval",
-                   "no-implied-eval", "no-new-func", "no-script-url", "security/", "no-danger", "no-unsanitized", "strlen", ".length", "len(", "<script", "urltransform", "transformlinkuri", "[]byte(", ".:$", "./:$", "verifypeer", "verify_peer", "location:", "sufficient", "/tmp/", "/var/tmp/", "/dev/shm/",
+                   "no-implied-eval", "no-new-func", "no-script-url", "security/", "no-danger", "no-unsanitized", "strlen", ".length", "len(", "<script", "urltransform", "transformlinkuri", "[]byte(", ".:$", "./:$", "verifypeer", "verify_peer", "location:", "sufficient", "/tmp/", "/var/tmp/", "/dev/shm/", "java.lang.runtime", "java.lang.process", "pass", "header",
                    "camera", "microphone", "geolocation", "display-capture", "clipboard-read", "publickey-credentials-get", "screen-wake-lock")  # read on the line lowered
 
 
