@@ -392,3 +392,17 @@ def test_each_round109_ninth_slip_is_named_high(path: str, added: list[str], rem
 ])
 def test_each_round109_ninth_near_miss_stays_quiet(path: str, added: list[str], removed: list[str], unsaid: str) -> None:
     assert not any(unsaid in target.reason for target in _reviewed(path, added, removed))
+
+
+def test_a_new_cargo_tables_own_name_is_no_rename() -> None:
+    # postcard (blind 189, moved out of the 3 by the first cut): new crates' [dependencies.heapless] with package = "heapless"
+    assert not any("another package" in t.reason for t in _reviewed("Cargo.toml", ["[dependencies.heapless]", 'package = "heapless"', 'version = "0.8"'], []))
+    review = _reviewed("Cargo.toml", ["[dependencies.scroll]", 'package = "scro11"', 'version = "0.13"'], [])
+    assert review and "installs a dependency from another package: scro11" in review[0].reason, review
+
+
+def test_automakes_test_list_stays_a_tests_file() -> None:
+    from relay.review.path_kinds import path_kind
+
+    # libgcrypt (blind 197): tests/Makefile.am lists the test programs; configure.ac is the build's
+    assert (path_kind("tests/Makefile.am"), path_kind("configure.ac")) == ("test", "build")

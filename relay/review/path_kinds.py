@@ -150,8 +150,9 @@ BUILD_GLOBS = (
     "build.gradle.kts", ".dockerignore", "procfile", "vercel.json", "netlify.toml", "fly.toml",
     # Maven's settings (its mirrors, repositories and servers) and Gradle's dependency verification (round 23).
     "settings.xml", "gradle/verification-metadata.xml",
-    # Autoconf's and Automake's inputs (round 109, blind 231: tpm2-tools' configure.ac turning its hardening off).
-    "configure.ac", "configure.in", "makefile.am",
+    # Autoconf's inputs (round 109, blind 231: tpm2-tools' configure.ac turning its hardening off); not Automake's
+    # Makefile.am, whose tests/ copy lists the test programs (libgcrypt's, blind 197, read as the test list it is).
+    "configure.ac", "configure.in",
 )
 # Not "changelog": a changelog/ folder holds news fragments far more often than Liquibase files.
 def is_lockfile(path: str) -> bool:
