@@ -231,6 +231,8 @@ def test_each_round109_fourth_slip_is_named(path: str, added: list[str], removed
     ("src/x.py", ["    subprocess.run(cmd, env=dict(os.environ))"], [], "environment variable"),
     ("API.md", ["```js", "Fs.writeFileSync('/var/uploads/' + uuid() + '.bin', request.payload);", "```"], [], "client's filename"),
     ("README", ["Do not use MD5 for passwords; Git uses SHA-1 for object names."], [], "broken algorithm"),
+    # RustCrypto/hashes' md5 README (ordinary history): Rust's ``use md5::Md5;`` is an import, not advice
+    ("md5/README.md", ["code imports from this crate will look like `use md5::Md5;`."], [], "broken algorithm"),
 ])
 def test_each_round109_fourth_near_miss_stays_quiet(path: str, added: list[str], removed: list[str], unsaid: str) -> None:
     assert not any(unsaid in target.reason for target in _reviewed(path, added, removed))

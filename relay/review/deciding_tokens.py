@@ -313,7 +313,7 @@ _TURN_OFF_RE = re.compile(r"(?i)\b(?:disable|turn(?:ing)? off|switch(?:ing)? off
                           r"(?:certificate|ssl|tls|hostname|signature|host key) (?:verification|validation|checks?)|selinux|apparmor|the sandbox)\b|"
                           # …or to use a broken algorithm (cryptopasta's README, blind 221: "replace instances of it with ordinary MD5")
                           r"\b(?P<weak>(?:use|replace\b[^.!?\n]{0,40}\bwith|switch(?:ing)? to|fall back to)\s+(?:the\s+)?(?:ordinary|plain|good old)?\s*"
-                          r"(?:md5|sha-?1|des|3des|rc4|ecb mode))\b")
+                          r"(?:md5|sha-?1|des|3des|rc4|ecb mode))\b(?!::|`)")  # (not Rust's ``use md5::Md5;`` nor a code span's name)
 
 
 def _told(line: str) -> re.Match[str] | None:
