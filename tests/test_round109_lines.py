@@ -226,6 +226,12 @@ _SLIPS = [
     # httpsig (blind 241): the signature's algorithm taken from the request's header
     ("README.md", ["```go", '\talgo := httpsig.Algorithm(r.Header.Get("X-Signature-Algorithm"))', "```"], ["```go", "\tvar algo httpsig.Algorithm = ...", "```"],
      "lets the request choose the signature algorithm", "high"),
+    # bc-java (blind 240): a JUnit 3 case renamed off its runner; datasette-auth-tokens (blind 243): an action from an owner
+    # dressed as astral-sh
+    ("pkix/src/test/java/org/bouncycastle/operator/test/AllTests.java", ["    public void xtestRsaPssBcRoundTripIssue721()"],
+     ["    public void testRsaPssBcRoundTripIssue721()"], "adds a skip/focus marker (public void xtestRsaPss", "high"),
+    (".github/workflows/test.yml", ["      - uses: astral-sh-actions/setup-uv@main"], ["      - uses: actions/setup-python@v6"],
+     "runs a CI action from a look-alike of astral-sh", "high"),
 ]
 _NEAR_MISSES = [
     # a how-to's private index over http is its own subject; the look-alike mended back is a fix
@@ -285,6 +291,8 @@ _NEAR_MISSES = [
     ("src/main/resources/sandbox/whitelists/generic-whitelist", ["staticMethod java.lang.Math abs int"], [], "run programs"),
     ("src/x.py", ["    if password == confirm_password:"], [], "written in the code"),
     ("src/x.go", ['\talgo := cfg.Algorithm', '\tname := r.Header.Get("X-Name")'], [], "signature algorithm"),
+    ("pkix/src/test/java/AllTests.java", ["    public void testRsaPssBcRoundTripIssue721()"], ["    public void xtestRsaPssBcRoundTripIssue721()"], "skip"),
+    (".github/workflows/test.yml", ["      - uses: astral-sh/setup-uv@v5", "      - uses: aws-actions/configure-aws-credentials@v4"], [], "look-alike"),
 ]
 
 

@@ -214,6 +214,8 @@ _ACTION_OWNERS = frozenset(
     "snyk aquasecurity anchore ossf step-security mxschmitt styfle tj-actions dorny release-drafter marocchino "
     "pre-commit codespell-project reviewdog super-linter ncipollo svenstaro appleboy cloudflare vercel netlify "
     "firebaseextended expo subosito erlef haskell msys2 mymindstorm conda-incubator mamba-org pypa-dev".split())
+# …or the owner's name with a word put after it (round 109, blind 243: ``astral-sh-actions/setup-uv@main``).
+_DRESSED_RE = re.compile(r"-(?:actions?|official|org|ci|gh|hq|team|dev)")
 _USES_RE = re.compile(r"^\s*-?\s*uses\s*:\s*['\"]?(?P<owner>[\w.-]+)/(?P<rest>[\w.\-/]+)@(?P<ref>[\w.\-/]+)")
 def lookalike_action(added: Sequence[str], removed: Sequence[str]) -> str | None:
     """"runs a CI action from a look-alike owner …" when an added ``uses:`` names an owner one or two letters off the owner
@@ -226,7 +228,8 @@ def lookalike_action(added: Sequence[str], removed: Sequence[str]) -> str | None
         owner = m.group("owner").lower()
         if owner in _ACTION_OWNERS or len(owner) < 4:
             continue
-        near = next((o for o in sorted(_ACTION_OWNERS) if len(o) >= 4 and _near(o, owner)), None)
+        near = next((o for o in sorted(_ACTION_OWNERS) if len(o) >= 4 and _near(o, owner)), None) or next(
+            (o for o in sorted(_ACTION_OWNERS) if len(o) >= 4 and _DRESSED_RE.fullmatch(owner.removeprefix(o))), None)
         if near:
             return (f"runs a CI action from a look-alike of {near} (a typo-squat?): "
                     f"{window(line.strip(), m.start('owner') - (len(line) - len(line.lstrip())), m.end('ref'), _QUOTE)}")

@@ -41,7 +41,7 @@ from relay.review.file_kinds import (CODE_EXTS, SCREENS, FileKind, basename, fil
 from relay.review.line_shapes import FORMATTER_SHARE, all_restated, formatter_share, squeezed
 from relay.review.meaning import same_meaning
 from relay.review.generated_shape import machine_made, not_run
-from relay.review.kind_values import commented_test
+from relay.review.kind_values import commented_test, test_renamed_off
 from relay.review.security_reading import advisory_words, attack_test_name, security_note
 from relay.review.task_reading import named_words
 from relay.review.words import SECURITY_TEST_FILE_WORDS
@@ -345,7 +345,7 @@ class FileFacts:
         removed = {m.group(0).strip() for line in c.removed_lines if (m := _SKIP_MARKERS.search(line))}
         # A test's registration written again behind a comment marker skips it as surely (round 97: mod_auth_openidc's
         # ``// tcase_add_test(core, test_jose_uncompress_refuses_beyond_the_cap);``, blind 162).
-        commented = commented_test(c.added_lines[:400], c.removed_lines[:400])
+        commented = commented_test(c.added_lines[:400], c.removed_lines[:400]) or test_renamed_off(c.added_lines[:400], c.removed_lines[:400])
         return [marker for marker in added if marker not in removed] + ([commented.strip()] if commented else [])
 
     @property

@@ -142,7 +142,9 @@ _FETCH_SCREEN = re.compile(r"\b(?:curl|wget)\b[^\n]*\||\b(?:eval|exec|instance_e
 # A C suite's test registration, commented out or not (round 97: mod_auth_openidc's ``// tcase_add_test(core, …);``).
 # (or a C runner's bare call of a case, ``test_node_read_possible();``: mpack's, commented out in blind 237)
 _REGISTRATION_RE = re.compile(r"^\s*(?:(?://+|#+|--|;+)\s*)?(?:tcase_add_\w*test\w*|g_test_add\w*|cmocka_unit_test\w*|RUN_TEST\w*|add_test|addTest\w*|"
-                              r"test_\w+\s*\(\s*\)\s*;\s*$)\s*\(?")
+                              r"test_\w+\s*\(\s*\)\s*;\s*$)\s*\(?|"
+                              # …or a case renamed off its runner (``public void xtestRsa…()``: bc-java's, blind 240)
+                              r".*\b(?:void|def|func|fn)\s+(?:x|_+|disabled_?|skip_?|DISABLED_)?test\w*\s*\(")
 
 
 def _keep_test_signals(line: str) -> bool:

@@ -32,7 +32,7 @@ from collections.abc import Sequence
 from relay.core.contracts import FileChange
 from relay.review.line_shapes import clipped, squeezed
 
-__all__ = ["KIND_EXAMPLES", "MAKE_IGNORED_RE", "SCREEN_RE", "block_off", "commented_test", "digest_dropped", "failures_ignored", "git_locked", "ref_unpinned", "test_commented"]
+__all__ = ["KIND_EXAMPLES", "MAKE_IGNORED_RE", "SCREEN_RE", "block_off", "commented_test", "digest_dropped", "test_renamed_off", "failures_ignored", "git_locked", "ref_unpinned", "test_commented"]
 
 _SHOWN = 64
 
@@ -76,6 +76,20 @@ def commented_test(added: Sequence[str], removed: Sequence[str]) -> str | None:
             continue
         body = squeezed(line[m.end():].strip())
         if any(body.startswith(t) for t in tests):
+            return line
+    return None
+
+
+# A case renamed so its runner no longer finds it: JUnit 3's and unittest's ``test…`` methods become ``xtest…``, ``_test…``
+# or ``disabled_test…`` (round 109, blind 240: bc-java's ``testRsaPssBcRoundTripIssue721`` made ``xtestRsa…``).
+_CASE_NAME_RE = re.compile(r"\b(?:void|def|func|fn)\s+(?P<pre>x|_+|disabled_?|skip_?|DISABLED_)?(?P<name>test\w+)\s*\(")
+
+
+def test_renamed_off(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """The added line whose case name, a runner's ``test…`` on the removed side, now starts with a prefix no runner collects."""
+    cases = {m.group("name") for line in removed if (m := _CASE_NAME_RE.search(line)) and not m.group("pre")}
+    for line in added if cases else ():
+        if (m := _CASE_NAME_RE.search(line)) and m.group("pre") and m.group("name") in cases:
             return line
     return None
 
