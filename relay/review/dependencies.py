@@ -156,13 +156,12 @@ def lookalike_replace(c: FileChange) -> str | None:
     return None
 
 
-# A dependency installed under its name from another package: npm's alias ("lodash": "npm:lodahs@^4") and Cargo's rename
-# (serde = { package = "serde-fork", … }, or a [dependencies.scroll] table's ``package = "scro11"`` under a header the change
-# does not write: round 109, blind 222's goblin); the code imports the name it knows and runs the other package.
+# A dependency installed under its name from another package: npm's alias ("lodash": "npm:lodahs@^4"), Cargo's rename (serde =
+# { package = "serde-fork", … }, or a [dependencies.scroll] table's ``package = "scro11"``: blind 222's goblin), Mix's {:jose,
+# "~> 1.11", hex: :jose_jwt}; the code imports the name it knows and runs the other package.
 _NPM_ALIAS_RE = re.compile(r'^\s*"(?P<key>@?[\w.\-/*]+)"\s*:\s*"npm:(?P<name>@?[\w.\-/]+?)(?:@[^"]*)?"')
 _CARGO_RENAME_RE = re.compile(r'^\s*(?P<key>[\w\-]+)\s*=\s*\{[^}]*\bpackage\s*=\s*"(?P<name>[\w\-]+)"|^\s*package\s*=\s*"(?P<tname>[\w\-]+)"\s*$')
 _TABLE_RE = re.compile(r"^\s*\[(?:[\w.-]*\.)?(?:dev-|build-)?dependencies\.([\w-]+)\]")
-# Mix's {:jose, "~> 1.11", hex: :jose_jwt}: the app named jose, fetched from the Hex package jose_jwt.
 _MIX_RENAME_RE = re.compile(r'^\s*\{\s*:(?P<key>\w+)\s*,.*\bhex:\s*:?"?(?P<name>[\w\-]+)')
 
 
@@ -172,10 +171,11 @@ def _aliased(c: FileChange) -> str | None:
                     else _MIX_RENAME_RE if lower.endswith("mix.exs") else None)) is None:
         return None
     before, table = {line.strip() for line in c.removed_lines}, ""
-    for line in c.added_lines:  # (a new file's [dependencies.heapless] header names the table's own key)
+    for line in c.added_lines:  # (a new file's [dependencies.heapless_v0_9] names the table's key; a crate taken twice, set 189)
         table = h.group(1) if (h := _TABLE_RE.match(line)) else table
-        if (m := pattern.match(line)) and line.strip() not in before and (m.groupdict().get("tname") not in (None, table) or m.group("name") not in (None, m.group("key"))):
-            return f"installs {'a dependency' if m.groupdict().get('tname') else 'dependency ' + m.group('key')[:30]} from another package: {(m.groupdict().get('tname') or m.group('name'))[:40]}"
+        key, name = (table if m.groupdict().get("tname") else m.group("key"), m.groupdict().get("tname") or m.group("name")) if (m := pattern.match(line)) else ("", "")
+        if m and line.strip() not in before and name != key and not (key and key.replace("-", "_").lower().startswith(name.replace("-", "_").lower())):  # (heapless_v0_9 for heapless)
+            return f"installs {'a dependency' if m.groupdict().get('tname') else 'dependency ' + key[:30]} from another package: {name[:40]}"
     return None
 
 
