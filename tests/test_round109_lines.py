@@ -233,6 +233,10 @@ _SLIPS = [
      ["    public void testRsaPssBcRoundTripIssue721()"], "adds a skip/focus marker (public void xtestRsaPss", "high"),
     (".github/workflows/test.yml", ["      - uses: astral-sh-actions/setup-uv@main"], ["      - uses: actions/setup-python@v6"],
      "runs a CI action from a look-alike of astral-sh", "high"),
+    # markdown-rs (blind 247): the readme's options let raw HTML and dangerous protocols through; node-tmp (blind 246): .npmrc shipped
+    ("readme.md", ["```rust", "&markdown::Options { compile: markdown::CompileOptions { allow_dangerous_html: true, ..Default::default() }, ..Default::default() }", "```"], [],
+     "lets raw HTML or javascript: links through the renderer", "high"),
+    ("package.json", ['  "files": ["lib/", ".npmrc"],'], ['  "files": ["lib/"],'], "ships a credentials file in the package", "high"),
 ]
 _NEAR_MISSES = [
     # a how-to's private index over http is its own subject; the look-alike mended back is a fix
@@ -294,6 +298,8 @@ _NEAR_MISSES = [
     ("src/x.go", ['\talgo := cfg.Algorithm', '\tname := r.Header.Get("X-Name")'], [], "signature algorithm"),
     ("pkix/src/test/java/AllTests.java", ["    public void testRsaPssBcRoundTripIssue721()"], ["    public void xtestRsaPssBcRoundTripIssue721()"], "skip"),
     (".github/workflows/test.yml", ["      - uses: astral-sh/setup-uv@v5", "      - uses: aws-actions/configure-aws-credentials@v4"], [], "look-alike"),
+    ("src/x.rs", ["    allow_dangerous_html: false,"], [], "raw HTML"),
+    ("package.json", ['  "files": ["lib/", ".npmignore"],'], ['  "files": ["lib/"],'], "credentials file"),
 ]
 
 

@@ -361,6 +361,12 @@ _CLASSICS = (
         r"""\bpass(?:word|wd|phrase)?\w*\s*===?\s*["'](?=[^"']*\d)(?=[^"']*[A-Za-z])[^"'\s]{8,}["']""")),
     ("lets the request choose the signature algorithm", re.compile(
         r"\b\w*(?i:alg(?:orithm)?)\w*\s*(?::=|=|\()\s*[\w.]*\(?\s*(?:r|req|request)\.(?:Header\.Get|headers?\.get|get_header|getHeader)\s*\(")),
+    # markdown-rs' readme turning raw HTML and dangerous link protocols on (blind 247); node-tmp's package.json shipping its
+    # .npmrc in the package's files (blind 246).
+    ("lets raw HTML or javascript: links through the renderer (cross-site scripting)", re.compile(
+        r"\ballow_dangerous_(?:html|protocol)\s*[:=]\s*true\b|\ballowDangerous(?:Html|Protocol)\s*:\s*true\b")),
+    ("ships a credentials file in the package", re.compile(
+        r"""^\s*"files"\s*:\s*\[[^\]]*["'](?:\./)?(?:\.npmrc|\.env|\.pypirc|\.netrc|\.git-credentials)["']""")),
     # go-shellwords' README splitting a command line built from the query (blind 218), its words then run.
     ("builds a command line from request input (command injection)", re.compile(
         r"\b(?:Parse|Split|Command|CommandContext|system|popen|spawn\w*|exec\w*|shell\w*|run)\s*\(\s*[^;]*?(?:\+|\.|%)\s*"
@@ -392,7 +398,7 @@ _CLASSICS = (
 )
 _CLASSIC_SCREEN = ("signed", "eval", "http://", "passenv", "pass_env", "cvss", "$_", "func", "replace", "||", " or ", "tmp/", "/dev/shm",
                    "chmod", "insecure", "docker", "/:", "public", "r.", "req.", "acceptall", "javascript", "location", "curl", "npmrc", "pypirc", "netrc", "credentials", "dockercfg", "id_rsa", "id_ed25519", ".files", "dockerd", "docker_opts", "source", "patch", "url", "params", "request.", "req.", "include", "graft", "cgi.out", "exec", "cipher_use_hmac", ".unsafe", ".insecure", "--remote-debugging", "env::vars", "process.env", "os.environ", "createcipheriv", "createdecipheriv", "memcpy", "no-eval",
-                   "no-implied-eval", "no-new-func", "no-script-url", "security/", "no-danger", "no-unsanitized", "strlen", ".length", "len(", "<script", "urltransform", "transformlinkuri", "[]byte(", ".:$", "./:$", "verifypeer", "verify_peer", "location:", "sufficient", "/tmp/", "/var/tmp/", "/dev/shm/", "java.lang.runtime", "java.lang.process", "pass", "header",
+                   "no-implied-eval", "no-new-func", "no-script-url", "security/", "no-danger", "no-unsanitized", "strlen", ".length", "len(", "<script", "urltransform", "transformlinkuri", "[]byte(", ".:$", "./:$", "verifypeer", "verify_peer", "location:", "sufficient", "/tmp/", "/var/tmp/", "/dev/shm/", "java.lang.runtime", "java.lang.process", "pass", "header", "allow_dangerous", "allowdangerous", "\"files\"",
                    "camera", "microphone", "geolocation", "display-capture", "clipboard-read", "publickey-credentials-get", "screen-wake-lock")  # read on the line lowered
 
 
