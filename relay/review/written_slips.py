@@ -398,7 +398,7 @@ _CLASSICS = (
 )
 _CLASSIC_SCREEN = ("signed", "eval", "http://", "passenv", "pass_env", "cvss", "$_", "func", "replace", "||", " or ", "tmp/", "/dev/shm",
                    "chmod", "insecure", "docker", "/:", "public", "r.", "req.", "acceptall", "javascript", "location", "curl", "npmrc", "pypirc", "netrc", "credentials", "dockercfg", "id_rsa", "id_ed25519", ".files", "dockerd", "docker_opts", "source", "patch", "url", "params", "request.", "req.", "include", "graft", "cgi.out", "exec", "cipher_use_hmac", ".unsafe", ".insecure", "--remote-debugging", "env::vars", "process.env", "os.environ", "createcipheriv", "createdecipheriv", "memcpy", "no-eval",
-                   "no-implied-eval", "no-new-func", "no-script-url", "security/", "no-danger", "no-unsanitized", "strlen", ".length", "len(", "<script", "urltransform", "transformlinkuri", "[]byte(", ".:$", "./:$", "verifypeer", "verify_peer", "location:", "sufficient", "/tmp/", "/var/tmp/", "/dev/shm/", "java.lang.runtime", "java.lang.process", "pass", "header", "allow_dangerous", "allowdangerous", "\"files\"",
+                   "no-implied-eval", "no-new-func", "no-script-url", "security/", "no-danger", "no-unsanitized", "strlen", ".length)", "[:len(", "<script", "urltransform", "transformlinkuri", "[]byte(", ".:$", "./:$", "verifypeer", "verify_peer", "location:", "sufficient", "/tmp/", "/var/tmp/", "/dev/shm/", "java.lang.runtime", "java.lang.process", "pass", "header.get", "headers.get", "get_header", "getheader", "allow_dangerous", "allowdangerous", "\"files\"",
                    "camera", "microphone", "geolocation", "display-capture", "clipboard-read", "publickey-credentials-get", "screen-wake-lock")  # read on the line lowered
 
 
