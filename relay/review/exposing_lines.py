@@ -62,6 +62,17 @@ VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
         r"(?i)(?:\b|_|(?-i:(?<=[a-z])(?=[A-Z])))(?:bytes|key|token|secret|salt|nonce|iv|password|passwd|otp|csrf|session_?id)\w*\s*(?:\[[^\]]{0,40}\])?\s*\+?=(?!=)\s*"
         r"[^;]{0,120}?(?P<at>Math\.random\s*\(|\bmt_rand\s*\(|\brandom\.(?:random|randint|choice|getrandbits)\s*\(|\buniqid\s*\()|"
         r"\bmd5\s*\(\s*(?P<at2>uniqid\s*\(\s*mt_rand)")),
+    # Round 110 (blind 254's x25519): a key's bytes from Ruby's or Python's seeded generator, sized by the key
+    # (``new(Random.new.bytes(X25519::KEY_SIZE))``, ``random.randbytes(KEY_LEN)``): the Mersenne Twister is predictable.
+    ("makes a secret from a predictable random source", ("random",), re.compile(
+        r"(?P<at>\bRandom(?:\.new(?:\([^()]*\))?)?\.bytes\s*\(|\brandom\.randbytes\s*\()\s*[\w:.]*(?i:key|secret|nonce|salt|token|iv\b|seed)\w*")),
+    # Round 110 (blind 258's openapi-core docs, blind 257's rebuilderd): pickle handed over as a deserializer
+    # (``'application/octet-stream': pickle.loads,``: every request body is run as code), and SQL text made by Rust's
+    # ``format!`` with the value inside quotes (``.sql(&format!("'{component}'"))``).
+    ("deserializes untrusted data (pickle given as a deserializer)", ("pickle", "marshal", "dill"), re.compile(
+        r"(?:[:,(]|\w=)\s*(?P<at>(?:c?[Pp]ickle|marshal|dill|_pickle)\.loads?)\b(?!\s*\()")),  # (``x = pickle.loads``: a rebinding, read elsewhere)
+    ("builds SQL from text (SQL injection?)", ("format!",), re.compile(
+        r"\.(?:sql|raw_sql|query|query_as|query_scalar|execute|sql_query|raw|filter_sql|where_sql)\s*(?:::<[^>]*>)?\s*\(\s*&?(?P<at>format!\(\s*\"[^\"]*'\{)")),
     # Round 102 (blind 182's rust-secp256k1, a ``//!`` sample): a key pair made from a random generator seeded with a literal
     # (``generate_keypair(&mut StdRng::seed_from_u64(42))``): every reader who copies it makes the same key.
     ("makes a key from a fixed seed", ("seed_from_u64", "from_seed"), re.compile(

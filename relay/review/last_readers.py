@@ -56,6 +56,7 @@ from relay.review.check_slips import check_slip
 from relay.review.turn_slips import random_made_literal, turn_slip
 from relay.review.swap_slips import escape_dropped, import_lookalike, key_made_literal, swap_slip, unit_grown
 from relay.review.unguarded_swaps import guard_unlisted, unguarded_swap
+from relay.review.protection_drops import protection_dropped, worth_a_look
 from relay.review.written_slips import classic_written, cookie_unsigned, digit_lookalike, link_lookalike, opened_up, tracing_secrets, written_slip
 from relay.review.verdict_slips import verdict_slip
 from relay.review.docs_samples import sample_lines
@@ -490,9 +491,9 @@ def read_last_sample(added: Sequence[str], removed: Sequence[str], path: str) ->
     if (squat := import_respelled(added, removed) or random_made_literal(code, was) or secret_made_literal(code, was)
             or cost_made_minimum(code, was) or verify_given_none(code, was) or classic_sample_slip(code, was, added, removed)  # 88, 89
             or escape_dropped(added, removed) or import_lookalike(added, removed) or opened_up(code) or classic_written(added) or digit_lookalike(added) or link_lookalike(added) or cookie_unsigned(code)  # rounds 92-98, 109
-            or key_made_literal(code, was) or unguarded_swap(code, was) or guard_unlisted(added, removed)) is not None:  # rounds 95-99
+            or key_made_literal(code, was) or unguarded_swap(code, was) or guard_unlisted(added, removed) or protection_dropped(code, was, path, (added, removed))) is not None:  # rounds 95-99, 110
         return squat, True  # round 85: crypto-es's README, a random salt made "crypto-es-salt"; round 87: fernet-rb's, a key made a literal
     found = (identity_literal(added, removed, path, docs=True) or static_root_widened(code, was)
              or unsigned_algorithm(code, was) or durability_off(code)  # round 80: kataras/jwt's README, jwt.HS256 → jwt.NONE; 87: buntdb's Never
-             or tracing_secrets(added, removed, path) or (grown[0] if (grown := unit_grown(code, was)) else None))  # rounds 92, 93
+             or tracing_secrets(added, removed, path) or (grown[0] if (grown := unit_grown(code, was)) else None) or worth_a_look(added, removed, path))  # rounds 92, 93, 110
     return (found, False) if found else None

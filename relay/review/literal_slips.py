@@ -56,7 +56,7 @@ def secret_made_literal(added: Sequence[str], removed: Sequence[str]) -> str | N
     return None
 
 
-_COMPARE_CALL_RE = re.compile(r"(?i)\b(?:\w*memcmp|\w*mem_?neq|\w*mem_?eq|XMEM_(?:NEQ|CMP)|timingsafe_\w+|\w*constant_?time_?(?:compare|eq)\w*|bcmp)\s*\(")
+_COMPARE_CALL_RE = re.compile(r"(?i)\b(?:\w*memcmp|\w*mem_?neq|\w*mem_?eq|XMEM_(?:NEQ|CMP)|timingsafe_\w+|\w*constant_?time_?(?:compare|eq)\w*|bcmp|\w+_is_equal|\w*secure_?compare)\s*\(")
 _LAST_ARG_RE = re.compile(r",\s*(?P<len>[^,()]+(?:\([^()]*\))?[^,()]*)\)")
 
 
@@ -71,11 +71,13 @@ def compare_length_literal(added: Sequence[str], removed: Sequence[str]) -> str 
     new, old = edited_sides(added, removed)
     olds = {unspaced(line[:m.start("len")]) + "\0" + unspaced(line[m.end("len"):]): (m.group("len").strip(), line)
             for line in old for call in _COMPARE_CALL_RE.finditer(line)
-            if (m := _length_arg(line, call)) and not m.group("len").strip().isdigit()}
+            if (m := _length_arg(line, call)) and (not m.group("len").strip().isdigit() or int(m.group("len")) >= 16)}  # round 110: a tag's 16 cut to 1 (noise-c)
     for line in new if olds else ():
         for call in _COMPARE_CALL_RE.finditer(line):
             if (m := _length_arg(line, call)) and m.group("len").strip().isdigit() and int(m.group("len")) < 16:
-                if (was := olds.get(unspaced(line[:m.start("len")]) + "\0" + unspaced(line[m.end("len"):]))) is not None:
+                was = olds.get(unspaced(line[:m.start("len")]) + "\0" + unspaced(line[m.end("len"):]))
+                # a literal length cut to a few bytes (a tag's 16 → 1); a halving is relay.review.pair_slips' "compares fewer bytes"
+                if was is not None and (not was[0].isdigit() or int(m.group("len")) <= 4):
                     return f"compares only {m.group('len').strip()} bytes ({was[0]} → {m.group('len').strip()}: the rest of a tag or MAC is never checked): {paired_quote(was[1], line)}"
     return None
 

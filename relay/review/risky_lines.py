@@ -269,7 +269,7 @@ _DANGEROUS_CALLS: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = bui
         r"\bOpen3\.\w+\(\s*\"[^\"]*#\{|\bRuntime\.getRuntime\(\)\.exec\s*\(|\bnew\s+ProcessBuilder\s*\(\s*(?:List\.of\(|Arrays\.asList\()?\s*\"(?:sh|bash|/bin/sh|/bin/bash|cmd(?:\.exe)?)\"\s*,\s*\"(?:-c|/c)\"|\bCommand::new\(\s*\"(?:sh|bash|/bin/sh|/bin/bash|cmd)\"\s*\)|\bcreate_subprocess_shell\s*\(")),
     ("builds SQL from text (SQL injection?)", ("select", "insert", "update", "delete", "where", "raw(", "order(", "group(", "having(", "joins(", "find_by_sql", "orderby(", "groupby(",
                                 "pluck(", "exists?("), re.compile(
-        r"(?i:\bselect\b[^'\"]*\bfrom\b|\binsert\s+into\b|\bupdate\s+\w+\s+set\b|\bdelete\s+from\b|\bwhere\s+\w+\s*(?:=|like|in\b))"
+        r"(?i:\bselect\b[^'\"]*\bfrom\b|\binsert\s+into\b|\bupdate\s+\w+\s+set\b|\bdelete\s+from\b|\bwhere\s+[\w.]+\s*(?:=|like|ilike|in\b|~\*?|<>|!=))"
         r"(?:[^'\"]*['\"]{1,2}\s*(?:\+\s*[\w$(]|%\s*[\w(]|\.\s*\$|\.format\()|[^'\"]*(?:\$\{|#\{|\{\w[\w.\[\]'\"]*\}|\"\s*\+))|"
         r"(?:\b\w+Raw|\.raw)\s*\(\s*(?:`[^`]*\$\{|['\"][^'\"]*['\"]\s*\+\s*[\w$(]|[\w.$]+\s*\+\s*\"[^\"]*'\"\s*\+)|"
         r"(?:\.|->)(?:(?:and|or)?[Ww]here|order(?:By)?|group(?:By)?|having|joins|find_by_sql|pluck|exists\?)\s*\(\s*(?:\"[^\"]*#\{|`[^`]*\$\{|['\"][^'\"]*['\"]{1,2}\s*(?:\+|\.)\s*\$?\w)|"

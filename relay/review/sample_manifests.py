@@ -95,6 +95,15 @@ def _renamed_to_lookalike(added: Sequence[str], removed: Sequence[str], known: C
 
 
 
+# Digits that stand for letters (round 110, blind 256's bigcache README: ``github.com/a11egro/bigcache``, two ones for two
+# ells): folded, the owner reads as the one it imitates.
+_DIGIT_LETTERS = str.maketrans("013457", "oleast")
+
+
+def _digits_folded(name: str) -> str:
+    return name.lower().translate(_DIGIT_LETTERS)
+
+
 def import_respelled(added: Sequence[str], removed: Sequence[str]) -> str | None:
     """"imports a look-alike of <path> (<segment> → <segment>: a typo-squat?) …" where a code host's module path comes
     back with one segment one or two letters off, the rest of the line kept."""
@@ -111,7 +120,7 @@ def import_respelled(added: Sequence[str], removed: Sequence[str]) -> str | None
                 was, now = parts[turned[0]] if turned else "", new[turned[0]] if turned else ""
                 if re.sub(r"\d", "", was) == re.sub(r"\d", "", now):
                     continue  # a version in the path moved (``jwt-go.v2`` → ``jwt-go.v3``: dgrijalva's README in ordinary history)
-                if len(turned) == 1 and 0 < turned[0] < 3 and len(was) >= 4 and near(was, now):
+                if len(turned) == 1 and 0 < turned[0] < 3 and len(was) >= 4 and (near(was, now) or _digits_folded(was) == _digits_folded(now)):
                     return f"imports a look-alike of {old} ({parts[turned[0]]} → {new[turned[0]]}: a typo-squat?): {window(line, m.start('path'), m.end('path'), 70, 12)}"
     return _vanity_respelled(added, removed)
 

@@ -178,6 +178,11 @@ _TOLD_RE = re.compile(r"(?i)\b(?:set|use|pass|add|enable|configure|put)\b")
 _WARNED_RE = re.compile(r"(?i)\b(?:never|not|avoid|instead|rather|unless|warning|danger\w*|don't|do not|shouldn't|must not)\b|n't\b")
 
 
+# A command a sentence tells its reader to run without marking it as code (round 110, blind 252's libest example README:
+# "This will create the estCA directory, which contains the CA database.  Then run chmod -R 777 estCA").
+_RUN_BARE_RE = re.compile(r"(?i)\b(?:run|execute)\s+(?P<cmd>(?:sudo\s+)?(?:chmod|chown|curl|wget)\s[^.;,`]*)")
+
+
 def code_spans(lines: Sequence[str], prose: Callable[[str], bool]) -> list[str]:
     """The code inside the lines ``prose`` calls sentences: a docs reader leaves a sentence out (its words about a setting
     are no setting), but ``run `sudo chmod 777 /usr/local/bin/asdf` `` inside it is the command a reader runs (a span that
@@ -190,6 +195,7 @@ def code_spans(lines: Sequence[str], prose: Callable[[str], bool]) -> list[str]:
             continue
         out += [m.group(1) for m in _SPAN_RE.finditer(text) if _COMMAND_RE.match(m.group(1))
                 or _SETTING_SPAN_RE.match(m.group(1)) and _TOLD_RE.search(text[:m.start()]) and not _WARNED_RE.search(text)] if "`" in text else []
+        out += [m.group("cmd") for m in _RUN_BARE_RE.finditer(text)] if "run " in text.lower() or "execute " in text.lower() else []
         head = _TRAILING_COMMENT_RE.split(text, 1)
         if len(head) == 2 and head[0].strip() and not prose(head[0].strip()):
             out.append(head[0])

@@ -76,6 +76,21 @@ def _without(code: str, m: re.Match[str]) -> str:
     return squeezed(code[:start] + code[m.end():])
 
 
+# A connection URL's scheme and host (``postgres://user@db.example.com/app``): a mode put in while the URL moved off the
+# local machine (blind 251's usql README: ``postgres://booktest@localhost/…`` → ``…@db.example.com/…?sslmode=disable``).
+_URL_HOST_RE = re.compile(r"(?P<scheme>\b[a-z][\w+.-]*://)(?:[^@/\s'\"]*@)?(?P<host>[\w.-]+)")
+_LOCAL_HOSTS = ("localhost", "127.0.0.1", "0.0.0.0", "::1")
+
+
+def _moved_off_local(code: str, removed: Sequence[str]) -> bool:
+    """Whether ``code``'s connection URL names a host beyond the local machine while a removed line had a URL of the same
+    scheme: the example edited to reach over a network, not a new local one."""
+    if not (url := _URL_HOST_RE.search(code)) or url.group("host").lower() in _LOCAL_HOSTS or "." not in url.group("host"):
+        return False
+    scheme = url.group("scheme").lower()
+    return any(scheme in line.lower() for line in removed)
+
+
 def _family(key: str) -> str:
     key = key.lower().replace("_", "")
     if key in ("sslmode",):
@@ -206,7 +221,7 @@ def turned_down(added: Sequence[str], removed: Sequence[str]) -> str | None:
                 return f"turns a connection's TLS off ({old} → {value}): {window(code, m.start(), m.end(), 60)}"
             # Set where the line named no mode (the driver's default: libpq's sslmode is "prefer", encrypted when the
             # server offers it): the same line, the mode put in (blind 137's pghero guide: `…/dbname?sslmode=disable`).
-            if old is None and value in _PUT_IN_WEAK.get(family, ()) and _without(code, m) in before:
+            if old is None and value in _PUT_IN_WEAK.get(family, ()) and (_without(code, m) in before or _moved_off_local(code, removed)):
                 return f"turns a connection's TLS off (the default → {value}): {window(code, m.start(), m.end(), 60)}"
         if (guard := _guard_dropped(code, removed)) is not None:
             return guard

@@ -154,7 +154,7 @@ _NAMED_RE = re.compile(r"(?P<name>[A-Za-z_$][\w$]*)['\"]?\s*(?:\{\s*get;\s*(?:pr
 _BOUND_RE = re.compile(r"(?i)max|limit|size|parts|depth|bound|timeout|quota|capacity|ttl|upper")
 _EXTREME_RE = re.compile(r"^(?:None|null|nil|undefined|0|-1|Infinity|u(?:size|64|32|16|8)::MAX|i(?:64|32)::MAX|(?:Integer|Long)\.MAX_VALUE|"
                          r"sys\.maxsize|math\.inf|float\(['\"]inf['\"]\)|Number\.(?:MAX_SAFE_INTEGER|POSITIVE_INFINITY)|math\.MaxInt\d*|"
-                         r"int\.MaxValue|long\.MaxValue|(?:u)?int\d*\.MaxValue)$")
+                         r"int\.MaxValue|long\.MaxValue|(?:u)?int\d*\.MaxValue|S?SIZE_MAX|U?INT\d*_MAX|U?LL?ONG_MAX|UINT_MAX)$")
 _TOLERANCE_RE = re.compile(r"(?i)leeway|skew|toleran|grace|clock_?drift|allowed_?drift")
 _OPENS_RE = re.compile(r"(?i)unsecur|insecur|unsafe|unsign|unverif|unchecked|no_?verify|skip_?verif|allow_?(?:any|all|none|unsigned|insecure)|"
                        r"trust_?all|permissive|lax\b|disable_?(?:verif|valid|check|auth|csrf)")

@@ -32,6 +32,7 @@ import re
 from collections.abc import Sequence
 
 from relay.review.overridden_turns import cut_quote
+from relay.review.protection_drops import protection_dropped, screen as listen_screen, worth_a_look
 
 __all__ = ["check_when_off", "classic_written", "cookie_unsigned", "dependency_lookalike", "digit_lookalike", "inline_script_allowed", "letter_lookalike", "link_lookalike", "opened_up", "permissive_on", "screen", "tracing_secrets", "written_slip", "wraps_past_end", "wrapper_host_moved"]
 
@@ -74,7 +75,7 @@ def screen(line: str) -> bool:
     """A line a page keeps for these readers (relay.review.file_kinds): a script under docs/ turning tracing on, a classic."""
     return ("x" in line and _TRACE_RE.match(line) is not None or classic_written((line,)) is not None or _LISTED_NAME_RE.search(line) is not None
             or "signed" in line and _UNSIGNED_RE.search(line) is not None or _COOKIE_RE.search(line) is not None and "(" in line
-            or "](" in line and link_lookalike((line,)) is not None)
+            or ("](" in line or ".. _" in line) and link_lookalike((line,)) is not None or listen_screen(line))
 
 
 def tracing_secrets(added: Sequence[str], removed: Sequence[str], path: str) -> str | None:
@@ -217,8 +218,25 @@ def _one_apart(a: str, b: str) -> bool:
     return len(long) - len(short) == 1 and any(long[:i] + long[i + 1:] == short for i in range(len(long)))
 
 
+# A link named by a package that goes to a registry's page of a look-alike (round 110, blind 255's humanfriendly README:
+# ``.. _colorama: https://pypi.org/project/colourama``; Markdown's ``[colorama](…)`` the same).
+_NAMED_LINK_RE = re.compile(r"^\s*\.\.\s+_(?P<name>[\w.-]{5,40}):\s+(?P<url>https?://\S+)|\[`?(?P<name2>[\w.-]{5,40})`?\]\((?P<url2>https?://[^)\s]+)\)")
+_REGISTRY_PAGE_RE = re.compile(r"(?i)^https?://(?:www\.)?(?:pypi\.org/project|npmjs\.com/package|crates\.io/crates|rubygems\.org/gems|"
+                               r"packagist\.org/packages/[\w.-]+|nuget\.org/packages|github\.com/[\w.-]+)/(?P<pkg>[\w.-]+)/?$")
+
+
+def _named_link_lookalike(line: str) -> str | None:
+    for m in _NAMED_LINK_RE.finditer(line):
+        name, url = (m.group("name") or m.group("name2")), (m.group("url") or m.group("url2"))
+        if (page := _REGISTRY_PAGE_RE.match(url)) and (pkg := page.group("pkg")).lower() != name.lower() and _one_apart(name.lower(), pkg.lower()):
+            return f"links {name} to a look-alike package ({pkg}): {cut_quote(line.strip())}"
+    return None
+
+
 def link_lookalike(added: Sequence[str]) -> str | None:
     for line in added[:_LINES]:
+        if ("](" in line or ".. _" in line) and len(line) <= _LONG and (found := _named_link_lookalike(line)):
+            return found
         for m in _LINK_RE.finditer(line) if "](" in line and len(line) <= _LONG else ():
             owner, url = m.group("owner").lower(), m.group("url").lower()
             if owner in url:
@@ -393,13 +411,25 @@ _CLASSICS = (
         r"target_?url|callback_?url|redirect_?uri)\b\s*;?|"
         # the page's own address fragment read back into it (round 108: mkdocs-redirects' template, blind 206)
         r"(?=.*\blocation\.(?:hash|search)\b).*\blocation(?:\.href)?\s*=(?!=)\s*[^;]*\b(?:decodeURIComponent|anchor|hash|target|url)\b")),
+    # Round 110 (blind 250's metascraper README: ``args: ['--no-sandbox', '--disable-web-security']``): Electron's security
+    # checklist and Chromium's switches that let any page read any other, run insecure content or reach Node.
+    ("turns a browser's protections off (any page reads another's data or reaches the machine)", re.compile(
+        r"--disable-web-security\b|\bwebSecurity['\"]?\s*:\s*false\b|--allow-running-insecure-content\b|\ballowRunningInsecureContent['\"]?\s*:\s*true\b|"
+        r"--disable-site-isolation-trials\b|\bcontextIsolation['\"]?\s*:\s*false\b|\bnodeIntegration(?:InWorker|InSubFrames)?['\"]?\s*:\s*true\b")),
+    # Round 110 (blind 255's wily README, blind 252's libest README): hooks every commit runs, a certificate authority every
+    # connection trusts, fetched over plain http.
+    ("fetches pre-commit hooks over plain http (whoever is on the path swaps the code each commit runs)", re.compile(
+        r"^\s*-?\s*repo\s*:\s*['\"]?http://(?!localhost\b|127\.)")),
+    ("adds a certificate authority fetched over plain http to the trust store", re.compile(
+        r"\bhttp://(?!localhost\b|127\.)[^\s|]+[^|\n]*\|\s*(?:sudo\s+)?tee\s+(?:-a\s+)?/(?:etc/(?:ssl|pki|ca-certificates)|usr/(?:local/)?share/ca-certificates)|"
+        r"\bhttp://(?!localhost\b|127\.)\S+[^\n]*>>?\s*/etc/(?:ssl|pki)/")),
     ("allows javascript: links (cross-site scripting)", re.compile(
         r"(?i)\b\w*(?:allow\w*|safe|permitted|whitelist\w*)_?(?:url_?)?(?:scheme|protocol)s?\w*\b[^;]*['\"]javascript:?['\"]")),
 )
 _CLASSIC_SCREEN = ("signed", "eval", "http://", "passenv", "pass_env", "cvss", "$_", "func", "replace", "||", " or ", "tmp/", "/dev/shm",
                    "chmod", "insecure", "docker", "/:", "public", "r.", "req.", "acceptall", "javascript", "location", "curl", "npmrc", "pypirc", "netrc", "credentials", "dockercfg", "id_rsa", "id_ed25519", ".files", "dockerd", "docker_opts", "source", "patch", "url", "params", "request.", "req.", "include", "graft", "cgi.out", "exec", "cipher_use_hmac", ".unsafe", ".insecure", "--remote-debugging", "env::vars", "process.env", "os.environ", "createcipheriv", "createdecipheriv", "memcpy", "no-eval",
                    "no-implied-eval", "no-new-func", "no-script-url", "security/", "no-danger", "no-unsanitized", "strlen", ".length)", "[:len(", "<script", "urltransform", "transformlinkuri", "[]byte(", ".:$", "./:$", "verifypeer", "verify_peer", "location:", "sufficient", "/tmp/", "/var/tmp/", "/dev/shm/", "java.lang.runtime", "java.lang.process", "pass", "header.get", "headers.get", "get_header", "getheader", "allow_dangerous", "allowdangerous", "\"files\"",
-                   "camera", "microphone", "geolocation", "display-capture", "clipboard-read", "publickey-credentials-get", "screen-wake-lock")  # read on the line lowered
+                   "web-security", "websecurity", "site-isolation", "contextisolation", "nodeintegration", "camera", "microphone", "geolocation", "display-capture", "clipboard-read", "publickey-credentials-get", "screen-wake-lock")  # read on the line lowered
 
 
 def classic_written(added: Sequence[str]) -> str | None:
@@ -457,7 +487,9 @@ def cookie_unsigned(added: Sequence[str]) -> str | None:
 def written_slip(added: Sequence[str], removed: Sequence[str], path: str) -> tuple[str, bool] | None:
     """The first of these the new lines make, with whether it is classic (high)."""
     if (found := inline_script_allowed(added) or opened_up(added) or dependency_lookalike(added, removed, path) or letter_lookalike(added, removed) or classic_written(added)
-            or digit_lookalike(added) or cookie_unsigned(added) or wrapper_host_moved(added, removed) or link_lookalike(added)) is not None:
+            or digit_lookalike(added) or cookie_unsigned(added) or wrapper_host_moved(added, removed) or link_lookalike(added)
+            or protection_dropped(added, removed, path)) is not None:  # round 110
         return found, True
-    found = wraps_past_end(added) or tracing_secrets(added, removed, path) or permissive_on(added) or check_when_off(added, removed)
+    found = (wraps_past_end(added) or tracing_secrets(added, removed, path) or permissive_on(added) or check_when_off(added, removed)
+             or worth_a_look(added, removed, path))
     return (found, False) if found else None
