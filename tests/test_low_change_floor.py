@@ -435,3 +435,23 @@ def test_a_slipped_line_sharing_a_plain_word_with_the_task_is_still_worth_a_look
     after = before.replace("range(len(parts))", "range(len(parts) - 1)")
     risk, by = review_edits(tmp_path, {path: after}, before={path: before}, task="Add a retry loop for uploads")
     assert (risk, by[path].risk) == ("medium", "medium") and "- 1" in by[path].reasons[0], by[path].reasons
+
+
+def test_a_short_edits_picked_turn_is_a_quote_the_floor_takes() -> None:
+    # Round 110 (blind 262's dataset and http-parser): a short edit's description that picks out its turned line is the
+    # quote; a long edit's pick is one line of many, a pick of a line only added or removed is no turn, and lines rewritten
+    # as one (the pick joins them) are a rewrite.
+    def fc(path: str, reason: str, added: list[str], removed: list[str]) -> FileChange:
+        return FileChange(path=path, risk="low", rules=[], reasons=[reason], added_lines=added, removed_lines=removed)  # type: ignore[arg-type]
+
+    short = fc("dataset/table.py", "edit (+5/-9), notably in _args_to_clause(): clauses.append(false()) → continue",
+               ["                continue"], ["                clauses.append(false())"])
+    assert quoted_turns([short]) == {"dataset/table.py": short.reasons[0]}
+    header = fc("http_parser.h", "edit (+3/-1), notably …HTTP_MAX_HEADER_SIZE (80*1024) → …HTTP_MAX_HEADER_SIZE (80*1024*1024)",
+                ["# define HTTP_MAX_HEADER_SIZE (80*1024*1024)"], ["# define HTTP_MAX_HEADER_SIZE (80*1024)"])
+    assert quoted_turns([header]) == {"http_parser.h": header.reasons[0]}
+    long = fc("src/big.py", "edit (+40/-3), notably in run(): a = 1 → a = 2", ["a = 2"], ["a = 1"])
+    gone = fc("src/gone.php", "edit (+5/-2), notably in copy(): removed: $this->hashMap = [];", [], ["$this->hashMap = [];"])
+    joined = fc("install.sh", "edit (+1/-3), notably in check(): if bad; then return 1 fi → bad && return 1",
+                ["  bad && return 1"], ["  if bad; then", "    return 1", "  fi"])
+    assert quoted_turns([long]) == {} and quoted_turns([gone]) == {} and quoted_turns([joined]) == {}

@@ -120,6 +120,10 @@ _SLIPS = [
     ("rust_crypto_provider/Cargo.toml", ['default = ["deterministic-prng"]'], ["default = []"], "deterministic-prng feature on by default", "high"),
     ("README.md", ["```js", "uid(18, function (err, string) {", "  if (err) string = Date.now().toString(36)", "```"],
      ["```js", "uid(18, function (err, string) {", "  if (err) throw err", "```"], "answers a failure with a predictable value", "high"),
+    # oauth2l (blind 265): PKCE's plain method in a new file; safevalues' README (265): a script URL from location.hash
+    ("util/pkce.go", ["\treturn &oauth2.Config{", '\t\tChallengeMethod: "plain",', "\t}"], [], "PKCE's plain method", "high"),
+    ("src/README.md", ["```ts", "setElementAttribute(myScript, 'src', trustedResourceUrl`https://${location.hash.slice(1)}/script.js`);", "```"], [],
+     "loads a script from a URL the page's address chooses", "high"),
 ]
 
 _NEAR_MISSES = [
@@ -183,6 +187,9 @@ _NEAR_MISSES = [
     ("config/initializers/rodauth.rb", ['    hmac_secret ENV.fetch("RODAUTH_HMAC_SECRET")'], [], "hard-codes a secret"),
     ("package.json", ['    "upload": "curl -s --data-binary @dist/report.json https://ci.example.org/upload",'], [], "credentials file"),
     ("src/x.js", ["  if (err) return callback(err)"], ["  if (err) throw err"], "predictable value"),
+    # PKCE's S256; a link (not a script) built from the hash
+    ("util/pkce.go", ['\t\tChallengeMethod: "S256",'], [], "PKCE"),
+    ("src/nav.ts", ["  a.href = `#${location.hash.slice(1)}`;"], [], "script from a URL"),
     # a sentence that says what chmod does, not what to run
     ("docs/guide.md", ["The installer runs with the permissions of your account; chmod is not needed."], [], "world-writable"),
 ]

@@ -91,6 +91,12 @@ VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
      re.compile(r"\b(?:curl|wget|http|https|Invoke-WebRequest|iwr)\b[^\n]*?(?:--data(?:-binary|-raw|-urlencode)?|-d|-F|--form|-T|--upload-file|--post-file)"
                 r"[= ]\s*['\"]?(?:\w+=)?@?(?P<at>[^\s'\"]*(?:\.npmrc|\.pypirc|\.netrc|\.git-credentials|\.ssh/[\w.-]+|id_rsa|id_ed25519|\.aws/credentials|"
                 r"\.docker/config\.json|\.kube/config|\.env)\b)")),
+    # Round 110 (blind 265's oauth2l, safevalues' README): PKCE's "plain" method (the verifier is the challenge: whoever
+    # sees the authorization request redeems the code), a script's URL built from the page's own address.
+    ("uses PKCE's plain method (the verifier travels as its own challenge)", ("challenge",), re.compile(
+        r"(?i)\bcode_?challenge_?method['\"]?\s*(?:[:=]|=>|,)\s*['\"]?(?P<at>plain)\b|\bChallengeMethod\s*[:=]\s*['\"](?P<at2>plain)['\"]")),
+    ("loads a script from a URL the page's address chooses (cross-site scripting)", ("location.hash", "location.search"), re.compile(
+        r"(?i)(?:['\"]src['\"]\s*,|\.src\s*=|ResourceUrl\s*`)[^;\n]*?\$\{\s*(?:window\.|document\.)?(?P<at>location\.(?:hash|search))")),
     # Blind 85/86's manifests: python-fire's ``"termcolor @ http://…tar.gz"`` (PEP 508's direct reference), toxiproxy's
     # Makefile ``docker login -u shopify -p 'Tx!pr0xy-Hub-2016'``.
     ("installs a dependency over plain http", ("http://",), re.compile(
