@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from relay.review.line_shapes import edited_sides, unspaced
+from relay.review.line_shapes import edited_sides, span_pairs, unspaced
 from relay.review.overridden_turns import cut_quote, paired_quote
 from relay.review.value_turns import random_looking
 
@@ -111,18 +111,11 @@ _ROUND_NUMBER_RE = re.compile(r"(?P<head>(?:\bfor\s*\([^;]*;[^;<>]*<=?\s*|\b\w*(
 
 
 def rounds_cut(added: Sequence[str], removed: Sequence[str], path: str) -> str | None:
-    if not _CRYPTO_PATH_RE.search(path.rsplit("/", 1)[-1]) and not _CRYPTO_PATH_RE.search(path):
+    if not _CRYPTO_PATH_RE.search(path):
         return None
-    new, old = edited_sides(added[:_PAIRS], removed[:_PAIRS])
-    olds = {}
-    for line in old:
-        if (m := _ROUND_NUMBER_RE.search(line)) is not None:
-            olds[unspaced(line[:m.start("n")]) + "\0" + unspaced(line[m.end("n"):])] = (line, int(m.group("n")))
-    for line in new if olds else ():
-        if (m := _ROUND_NUMBER_RE.search(line)) is not None:
-            was = olds.get(unspaced(line[:m.start("n")]) + "\0" + unspaced(line[m.end("n"):]))
-            if was is not None and 2 <= int(m.group("n")) < was[1]:
-                return f"cuts a hash's or cipher's rounds ({was[1]} → {m.group('n')}: fewer than its standard): {paired_quote(was[0], line)}"
+    for was_m, was, m, line in span_pairs(added[:_PAIRS], removed[:_PAIRS], _ROUND_NUMBER_RE, group="n"):
+        if 2 <= int(m.group("n")) < int(was_m.group("n")):
+            return f"cuts a hash's or cipher's rounds ({was_m.group('n')} → {m.group('n')}: fewer than its standard): {paired_quote(was, line)}"
     return None
 
 
@@ -156,19 +149,11 @@ _PLACEHOLDER_RE = re.compile(r"^[<\[{]?[A-Za-z][A-Za-z_ .-]*[>\]}]?$|^\.\.\.$|^x
 
 
 def placeholder_made_secret(added: Sequence[str], removed: Sequence[str]) -> str | None:
-    new, old = edited_sides(added[:_PAIRS], removed[:_PAIRS])
-    olds = {}
-    for line in old:
-        for m in _PLACEHOLDER_CALL_RE.finditer(line):
-            if _PLACEHOLDER_RE.match(m.group("lit")):
-                olds[unspaced(line[:m.start("lit")]) + "\0" + unspaced(line[m.end("lit"):])] = line
-    for line in new if olds else ():
-        for m in _PLACEHOLDER_CALL_RE.finditer(line):
-            key = m.group("lit")
-            was = olds.get(unspaced(line[:m.start("lit")]) + "\0" + unspaced(line[m.end("lit"):]))
-            if was is not None and len(key) >= 16 and " " not in key and random_looking(key):
-                shown = line[:m.start("lit")] + key[:7] + "…" + line[m.end("lit"):]
-                return f"hard-codes a secret in {m.group('call')[-30:]}() (its placeholder made a literal key {key[:7]}…): {paired_quote(was, shown)}"
+    for was_m, was, m, line in span_pairs(added[:_PAIRS], removed[:_PAIRS], _PLACEHOLDER_CALL_RE, group="lit"):
+        key = m.group("lit")
+        if _PLACEHOLDER_RE.match(was_m.group("lit")) and len(key) >= 16 and " " not in key and random_looking(key):
+            shown = line[:m.start("lit")] + key[:7] + "…" + line[m.end("lit"):]
+            return f"hard-codes a secret in {m.group('call')[-30:]}() (its placeholder made a literal key {key[:7]}…): {paired_quote(was, shown)}"
     return None
 
 
@@ -284,16 +269,10 @@ _INSTALL_RE = re.compile(r"\b(?:gem\s+install|npm\s+(?:install|i|add)|yarn\s+(?:
 
 
 def install_separator_swapped(added: Sequence[str], removed: Sequence[str]) -> str | None:
-    new, old = edited_sides(added[:_PAIRS], removed[:_PAIRS])
-    olds = {}
-    for line in old:
-        for m in _INSTALL_RE.finditer(line) if "install" in line or "add" in line or "require" in line or "get" in line else ():
-            olds[unspaced(line[:m.start("name")]) + "\0" + unspaced(line[m.end("name"):])] = (line, m.group("name"))
-    for line in new if olds else ():
-        for m in _INSTALL_RE.finditer(line):
-            was = olds.get(unspaced(line[:m.start("name")]) + "\0" + unspaced(line[m.end("name"):]))
-            if was and was[1] != m.group("name") and was[1].replace("_", "-") == m.group("name").replace("_", "-"):
-                return f"installs a look-alike ({was[1]} → {m.group('name')}: another package, anyone's to publish): {paired_quote(was[0], line)}"
+    for was_m, was, m, line in span_pairs(added[:_PAIRS], removed[:_PAIRS], _INSTALL_RE, group="name"):
+        old, new = was_m.group("name"), m.group("name")
+        if old != new and old.replace("_", "-") == new.replace("_", "-"):
+            return f"installs a look-alike ({old} → {new}: another package, anyone's to publish): {paired_quote(was, line)}"
     return None
 
 
