@@ -168,6 +168,8 @@ _NEAR_MISSES = [
     # links to the package they name, whatever its case; an install line over https
     ("README.md", ["See [requests](https://pypi.org/project/requests) and [Click](https://pypi.org/project/click)."], [], "look-alike"),
     ("README.rst", [".. _humanfriendly: https://github.com/xolox/python-humanfriendly"], [], "look-alike"),
+    # httptools' README (ordinary): a forge link whose label is the project's nickname
+    ("README.md", ["uses [http-parse](https://github.com/nodejs/http-parser) for now)."], [], "look-alike"),
     ("README.md", ["-   repo: https://github.com/wily-hooks/wily-pre-commit"], ["-   repo: local"], "plain http"),
     ("README.md", ["  curl https://example.org/ca.pem | sudo tee -a /etc/ssl/certs/ca-certificates.crt"], [], "plain http"),
     # a test's data from a seeded generator; a key from the secure one; a bypass that was already the flag
@@ -179,6 +181,10 @@ _NEAR_MISSES = [
     ("README.md", ["    $ pip install awesome-print"], ["    $ pip install awesome_print"], "look-alike"),
     ("Cargo.toml", ['default = ["std", "serde"]'], ['default = ["std"]'], "on by default"),
     ("src/x.c", ["    if (off > buf_len) return -1;"], ["    if (off + 1 > buf_len) return -1;"], "from a bound check"),
+    # sqlite's vdbemem.c (sqlcipher's merge, ordinary work): the offset parameter dropped with all its uses, the check with it
+    ("src/vdbemem.c", ["int sqlite3VdbeMemFromBtreeZeroOffset(", "  if( amt<=available ){", "    rc = sqlite3VdbeMemFromBtree(pCur, 0, amt, pMem);"],
+     ["int sqlite3VdbeMemFromBtree(", "  u32 offset,       /* Offset from the start of data to return bytes from. */", "  if( offset+amt<=available ){",
+      "    pMem->z = &zData[offset];", "    rc = vdbeMemFromBtreeResize(pCur, offset, amt, pMem);"], "from a bound check"),
     # days made a duration in days; a pickle called on trusted local data is another reader's; a tag compared in full
     ("storageops/util.go", ["\trenewalMargin := time.Duration(renewalMarginDays) * 24 * time.Hour"], [], "read as"),
     ("src/x.c", ["    if (memcmp(a, b, 32) != 0)"], ["    if (memcmp(a, b, len) != 0)"], "compares only"),

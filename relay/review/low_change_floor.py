@@ -115,10 +115,12 @@ def quoted_turns(assessed: Sequence[FileChange], quiet: frozenset[str] = frozens
             # the edit changed and said in its scope, stays the reason.
             if (leading_line(c.path, c.added_lines, c.removed_lines) or "").startswith(_TURN_QUOTES):
                 quote = next((r for r in reversed(c.reasons) if _SMALL_EDIT.match(r)), None)
-            # a short edit's description that picks a turned line out is that quote already (round 110)
-            quote = quote or next((r for r in reversed(c.reasons) if _short_pick(r, c)), None)
         if quote is None and c.path not in quiet:
             quote = value_turned(c, asked)
+        if quote is None and _LEADING not in said:
+            # a short edit's description that picks a turned line out is that quote (round 110), where no reading above
+            # quoted the turn itself ("turns: A → B" names more of both lines than the description's pick)
+            quote = next((r for r in reversed(c.reasons) if _short_pick(r, c)), None)
         if quote:
             found[c.path] = quote
     return found

@@ -241,6 +241,14 @@ _SUM_BOUND_RE = re.compile(r"(?P<a>[\w.>\[\]-]+)\s*\+\s*(?P<b>[\w.>\[\]()-]+?)\s
 _CHECK_HEAD_RE = re.compile(r"\b(?:if|while|RETURN_ERROR_IF|assert\w*|ensure\w*|require|check\w*|CHECK\w*|return)\b|\bunless\b|\?")
 
 
+def _taken_out(term: str, check: str, new: Sequence[str], old: Sequence[str]) -> bool:
+    """Whether the change took ``term`` out of the code altogether: other removed lines use it and no added line does (a
+    parameter dropped with its uses: sqlite's ``sqlite3VdbeMemFromBtree(…, offset, …)`` made ``…ZeroOffset``, the check
+    ``offset+amt<=available`` made ``amt<=available`` with it)."""
+    word = re.compile(rf"(?<![\w.]){re.escape(term)}(?![\w(])")
+    return any(word.search(line) for line in old if line is not check) and not any(word.search(line) for line in new)
+
+
 def bound_term_dropped(added: Sequence[str], removed: Sequence[str]) -> str | None:
     new, old = edited_sides(added[:_PAIRS], removed[:_PAIRS])
     wanted = {}
@@ -256,7 +264,7 @@ def bound_term_dropped(added: Sequence[str], removed: Sequence[str]) -> str | No
                     if shorter != span:
                         wanted[unspaced(line[:m.start()] + shorter + line[m.end():])] = (line, gone)
     for line in new if wanted else ():
-        if (was := wanted.get(unspaced(line))) is not None:
+        if (was := wanted.get(unspaced(line))) is not None and not _taken_out(was[1], was[0], new, old):
             return f"drops {was[1][:24]} from a bound check (what it adds is no longer counted: a read past the end): {paired_quote(was[0], line)}"
     return None
 

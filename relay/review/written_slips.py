@@ -222,7 +222,7 @@ def _one_apart(a: str, b: str) -> bool:
 # ``.. _colorama: https://pypi.org/project/colourama``; Markdown's ``[colorama](…)`` the same).
 _NAMED_LINK_RE = re.compile(r"^\s*\.\.\s+_(?P<name>[\w.-]{5,40}):\s+(?P<url>https?://\S+)|\[`?(?P<name2>[\w.-]{5,40})`?\]\((?P<url2>https?://[^)\s]+)\)")
 _REGISTRY_PAGE_RE = re.compile(r"(?i)^https?://(?:www\.)?(?:pypi\.org/project|npmjs\.com/package|crates\.io/crates|rubygems\.org/gems|"
-                               r"packagist\.org/packages/[\w.-]+|nuget\.org/packages|github\.com/[\w.-]+)/(?P<pkg>[\w.-]+)/?$")
+                               r"packagist\.org/packages/[\w.-]+|nuget\.org/packages)/(?P<pkg>[\w.-]+)/?$")  # (a forge's repository: its label is often a nickname)
 
 
 def _named_link_lookalike(line: str) -> str | None:
