@@ -455,3 +455,6 @@ def test_a_short_edits_picked_turn_is_a_quote_the_floor_takes() -> None:
     joined = fc("install.sh", "edit (+1/-3), notably in check(): if bad; then return 1 fi → bad && return 1",
                 ["  bad && return 1"], ["  if bad; then", "    return 1", "  fi"])
     assert quoted_turns([long]) == {} and quoted_turns([gone]) == {} and quoted_turns([joined]) == {}
+    # beside a file high for its path alone the pick stays a note (it crowded set 182's plant out of the targets)
+    path_high = FileChange(path="src/crypto/Config.java", risk="high", rules=["auth_path"], reasons=["security-sensitive path (encryption)"])  # type: ignore[arg-type]
+    assert quoted_turns([short, path_high]) == {}

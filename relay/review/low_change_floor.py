@@ -97,6 +97,7 @@ def quoted_turns(assessed: Sequence[FileChange], quiet: frozenset[str] = frozens
     if any(names_a_line(c) for c in assessed):
         return {}
     found: dict[str, str] = {}
+    every_low = all(c.risk == "low" for c in assessed)
     for c in assessed:
         if c.risk == "low" and file_kind(c.path) == "data" and c.path not in quiet and (bound := bound_loosened(c, asked)):
             found[c.path] = bound
@@ -117,9 +118,11 @@ def quoted_turns(assessed: Sequence[FileChange], quiet: frozenset[str] = frozens
                 quote = next((r for r in reversed(c.reasons) if _SMALL_EDIT.match(r)), None)
         if quote is None and c.path not in quiet:
             quote = value_turned(c, asked)
-        if quote is None and _LEADING not in said:
+        if quote is None and _LEADING not in said and every_low:
             # a short edit's description that picks a turned line out is that quote (round 110), where no reading above
-            # quoted the turn itself ("turns: A → B" names more of both lines than the description's pick)
+            # quoted the turn itself ("turns: A → B" names more of both lines than the description's pick), in a change
+            # whose every file is low: beside files high for their path it crowded a plant out of the packet's targets
+            # (set 182's Mastercard: an IV's size made a parameter, raised, took the plant's place)
             quote = next((r for r in reversed(c.reasons) if _short_pick(r, c)), None)
         if quote:
             found[c.path] = quote
