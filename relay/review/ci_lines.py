@@ -213,7 +213,7 @@ _ACTION_OWNERS = frozenset(
     "slsa-framework crazy-max stefanzweifel peter-evans endbug cachix nixbuild actions-rs taiki-e jetbrains sonarsource "
     "snyk aquasecurity anchore ossf step-security mxschmitt styfle tj-actions dorny release-drafter marocchino "
     "pre-commit codespell-project reviewdog super-linter ncipollo svenstaro appleboy cloudflare vercel netlify "
-    "firebaseextended expo subosito erlef haskell msys2 mymindstorm conda-incubator mamba-org pypa-dev".split())
+    "firebaseextended expo subosito erlef haskell msys2 mymindstorm conda-incubator mamba-org pypa-dev pre-commit-ci".split())
 # …or the owner's name with a word put after it (round 109, blind 243: ``astral-sh-actions/setup-uv@main``).
 _DRESSED_RE = re.compile(r"-(?:actions?|official|org|ci|gh|hq|team|dev)")
 _USES_RE = re.compile(r"^\s*-?\s*uses\s*:\s*['\"]?(?P<owner>[\w.-]+)/(?P<rest>[\w.\-/]+)@(?P<ref>[\w.\-/]+)")

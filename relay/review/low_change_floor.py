@@ -60,7 +60,8 @@ _SMALL_EDIT = re.compile(r"edit \(\+\d+/-\d+\): ")
 # Round 110: a short edit's description that picks its turned line out ("edit (+5/-9), notably in f(): A → B"). Of the 101
 # blind first runs left low in sessions 50–51, five quoted their plant so (http-parser's header limit ×1024, dataset's
 # refusing clause made ``continue``, wrapt's truth test, web-push-php's padding, csvs-to-sqlite's bad lines skipped); on
-# ordinary history 20 of 2,988 commits are such (bench/LEDGER.md, round 110). A longer edit's pick is one line of many.
+# ordinary history it raised 11 of 2,988 commits low → medium (bench/LEDGER.md, round 110). A longer edit's pick is one
+# line of many.
 _SHORT_NOTABLY = re.compile(r"edit \(\+(?P<a>\d+)/-(?P<r>\d+)\), notably (?:in [^:]+: )?(?!removed: |added: )")
 _SHORT = 12
 
