@@ -458,3 +458,29 @@ def test_a_short_edits_picked_turn_is_a_quote_the_floor_takes() -> None:
     # beside a file high for its path alone the pick stays a note (it crowded set 182's plant out of the targets)
     path_high = FileChange(path="src/crypto/Config.java", risk="high", rules=["auth_path"], reasons=["security-sensitive path (encryption)"])  # type: ignore[arg-type]
     assert quoted_turns([short, path_high]) == {}
+
+
+# Round 111: a source file whose whole change is one code line turned into another, beside the rest of a change otherwise
+# low. The work shares the line's names (so it is no edit apart) and no reader knows the turn: only the floor reads it.
+_RANKED_BEFORE = "def size(items):\n    return len(items)\n"
+_RANKED_AFTER = _RANKED_BEFORE + ("\n\ndef ranked(items, key):\n    items.sort(key=key)\n"
+                                  "    return [item for item in items if item.priority]\n")
+_PLAN = "def plan(items):\n    items.sort(key=priority)  # most urgent first\n    raise_if_empty(items, 'no items')\n    return items\n"
+
+
+@pytest.mark.parametrize(("old", "new", "alone", "raised"), [
+    ("key=priority)", "key=arrival)", False, True),  # the line turned, beside the work
+    ("key=priority)", "key=arrival)", True, False),  # the whole change: the line is the work asked
+    ("'no items'", "'no items left'", False, False),  # a message's words
+    ("# most urgent first", "# the most urgent first", False, False),  # a comment
+    ("def plan(items)", "def schedule(items)", False, False),  # a declaration renamed
+    ("key=priority)", "key=ranked)", False, False),  # the work wired in: a name the rest of the change writes
+])
+def test_a_lone_line_turned_beside_the_work_is_worth_a_look(tmp_path: Path, old: str, new: str, alone: bool, raised: bool) -> None:
+    work = {} if alone else {"app/names.py": _RANKED_AFTER}
+    risk, by = review_edits(tmp_path, {**work, "app/sched.py": _PLAN.replace(old, new)},
+                            before={"app/names.py": _RANKED_BEFORE, "app/sched.py": _PLAN}, task="add a ranked() helper")
+    found = by["app/sched.py"]
+    assert (risk, found.risk) == (("medium", "medium") if raised else ("low", "low")), found
+    if raised:
+        assert found.rules == ["low_change_quote"] and "key=arrival" in found.reasons[0]

@@ -34,17 +34,21 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from msgspec.structs import replace
+
 from relay.core.contracts import FileChange
 from relay.review.docs_samples import sample_code, sample_lines
 from relay.review.facts import FileFacts, RiskContext
 from relay.review.file_kinds import file_kind, is_release_notes
 from relay.review.leading_lines import LOWER_NAME as _LOWER, UPPER_NAME as _UPPER, WORD_RULES, leading_line, turned_pairs
+from relay.review.page_dangers import page_danger
+from relay.review.line_shapes import squeezed
 from relay.review.small_edits import paired
 from relay.review.task_reading import named_words
 from relay.review.turned_lines import changed, line_tokens
 from relay.review.rule_row import Example, fc
 
-__all__ = ["FLOOR_APART_EXAMPLE", "FLOOR_EXAMPLE", "KIND_ROWS", "NOTE_ROWS", "bound_loosened", "low_change_apart", "low_change_quote", "names_a_line", "quoted_turns", "value_turned"]
+__all__ = ["FLOOR_APART_EXAMPLE", "FLOOR_EXAMPLE", "KIND_ROWS", "NOTE_ROWS", "bound_loosened", "lone_turn", "low_change_apart", "low_change_quote", "names_a_line", "quoted_turns", "value_turned"]
 
 # The code kinds a slipped line changes the meaning of (not tests' own code, docs prose, data or build files: other
 # readers read those by their lines, and a quote there is more often a sentence or a value than a behaviour).
@@ -103,7 +107,7 @@ def quoted_turns(assessed: Sequence[FileChange], quiet: frozenset[str] = frozens
         if c.risk == "low" and file_kind(c.path) == "data" and c.path not in quiet and (bound := bound_loosened(c, asked)):
             found[c.path] = bound
             continue
-        if c.risk == "low" and file_kind(c.path) == "docs" and c.path not in quiet and (sample := sample_turned(c)):
+        if c.risk == "low" and file_kind(c.path) == "docs" and c.path not in quiet and (sample := sample_turned(c) or page_line(c)):
             found[c.path] = sample
             continue
         if c.risk != "low" or file_kind(c.path) not in _CODE_KINDS:
@@ -125,9 +129,39 @@ def quoted_turns(assessed: Sequence[FileChange], quiet: frozenset[str] = frozens
             # whose every file is low: beside files high for their path it crowded a plant out of the packet's targets
             # (set 182's Mastercard: an IV's size made a parameter, raised, took the plant's place)
             quote = next((r for r in reversed(c.reasons) if _short_pick(r, c)), None)
+        if quote is None and every_low and len(assessed) > 1 and c.path not in quiet and file_kind(c.path) == "source" and lone_turn(
+                c, {n for o in assessed if o is not c for line in o.added_lines[:2000] for n in _NAME.findall(line)}, asked):
+            quote = next((r for r in reversed(c.reasons) if _SMALL_EDIT.match(r)), None)
         if quote:
             found[c.path] = quote
     return found
+
+
+# A source file whose whole change is one code line turned into another, beside the rest of a change otherwise low (round
+# 111). A slip in a file the work never touches is exactly that (``sig_version = 5`` → ``2``, ``html.escape(x),`` → ``x,``,
+# ``})?;`` → ``}).ok();``, ``* time.Millisecond`` → ``* time.Microsecond``): of the 220 blind first runs of sessions 48–51 left
+# low, nine; its description quoted each and decided nothing. Reading it costs a leader one line. Quiet: a message's words
+# (only a literal's text turned), a comment, a declaration renamed, a version or a copyright, a change of one file (the line is
+# the work asked).
+_COMMENT = re.compile(r"^\s*(?:#|//|/\*|\*|--|;)")
+_NAME = re.compile(r"[A-Za-z_]\w{2,}")
+_DECLARED = re.compile(r"\b(?:def|class|function|func|fn|struct|enum|interface|trait|type|module|let|const|var|val)\s+(\w+)")
+_TRAILING = re.compile(r"\s+(?:#|//)[^\"'`]*$")
+
+
+def lone_turn(c: FileChange, elsewhere: frozenset[str] | set[str] = frozenset(), asked: frozenset[str] = frozenset()) -> bool:
+    """Whether the file's change is one line of code turned into another (above), bringing in no name the rest of the
+    change writes (``elsewhere``: ``return 1`` → ``return compute(1)`` beside a new file defining ``compute`` wires the work in)
+    on a line whose names the task does not name (``asked``: "Tune value_9" and ``value_9 = 9`` → ``99``)."""
+    added = [line for line in c.added_lines if line.strip() and not _COMMENT.match(line)]
+    removed = [line for line in c.removed_lines if line.strip() and not _COMMENT.match(line)]
+    if len(added) != 1 or len(removed) != 1 or _NOT_A_TURN.search(added[0] + removed[0]) or named_words(removed[0]) & named_words(added[0]) & asked:
+        return False
+    old, new = (_TRAILING.sub("", side[0]) for side in (removed, added))
+    if (a := _DECLARED.search(old)) and (b := _DECLARED.search(new)) and squeezed(old.replace(a[1], b[1], 1)) == squeezed(new):
+        return False  # a declaration renamed (``def main():`` → ``def run():``): naming, not behaviour
+    return squeezed(old) != squeezed(new) and _LITERAL_RE.sub('""', old) != _LITERAL_RE.sub('""', new) and not (
+        set(_NAME.findall(new)) - set(_NAME.findall(old))) & elsewhere
 
 
 # What turned that the leading line's score leaves unquoted (round 40): a value, an operator or a pattern's character
@@ -231,6 +265,18 @@ def sample_turned(c: FileChange) -> str | None:
 _BOUND_TURN = 4
 _FAR = 10
 _FIRST_NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?")
+
+
+def page_line(c: FileChange) -> str | None:
+    """A docs page's new line that teaches a danger by its words (relay.review.page_dangers, round 111); release notes
+    tell what changed in its words and are not read."""
+    if is_release_notes(c.path):
+        return None
+    added, removed = sample_lines(c.added_lines), sample_lines(c.removed_lines)
+    # a sample's bound loosened far, read as a data file's is (``minEntropyBits = 60`` → ``20``): a number alone turned in a
+    # sample is an example's value, a bound-named one lowered is what readers copy (one of the 220, none of ordinary history)
+    return page_danger(c.added_lines, c.removed_lines) or (
+        bound_loosened(replace(c, added_lines=added, removed_lines=removed)) if added and removed else None)
 
 
 def bound_loosened(c: FileChange, asked: frozenset[str] = frozenset()) -> str | None:

@@ -247,7 +247,7 @@ RULES: tuple[Rule, ...] = (
     # is worth a look, the quote its reason (relay.review.low_change_floor; asked in assess_all's second reading).
     Rule("low_change_apart", "medium", "{detail}", low_change_apart, outranks=("note_apart", "leading_line"),
          scope=Scope(kinds=("source", "example"), not_changes=("deleted",), unless=("generated_output",)), example=FLOOR_APART_EXAMPLE),
-    Rule("low_change_quote", "medium", "{detail}", low_change_quote, outranks=("leading_line",),  # data: a bound loosened far (round 50); docs: a sample turned (round 90)
+    Rule("low_change_quote", "medium", "{detail}", low_change_quote, outranks=("leading_line",),  # data: a bound loosened far (round 50); docs: a sample turned (round 90), a danger taught (111)
          scope=Scope(kinds=("source", "example", "data", "docs"), not_changes=("deleted",), unless=("generated_output", "release_notes")), example=FLOOR_EXAMPLE),
     # What a one-line turn now lets through, said from the line (relay.review.let_through): a note, so it names, not ranks.
     Rule("lets_through_note", None, "{detail}", _let_through, scope=_RISKY_LINES, example=Example(

@@ -1,0 +1,103 @@
+"""What a docs page's new line teaches that is unsafe, read by its words (issue 36, round 111).
+
+Why it exists: a README's or a docs page's line is what readers copy — a command, a sample, an instruction — and a worker
+that slips one line into an ordinary change slips it into a page as readily as into code. The pattern readers
+(relay.review.docs_samples, taught_lines, sample_manifests, the classic readers) know shapes; the blind first runs of
+sessions 48–51 (4,428 planted entries) left 220 entries low overall, 101 of them a docs page's plant, nearly every one
+a shape no reader had seen: ``curl http://… | sudo tee -a /etc/ssl/certs/…``, ``mkdocs serve --dev-addr 0.0.0.0``,
+``?sslmode=disable`` in a sample's URL, ``copier copy --trust``, ``Math.random()`` for a seed, a key written out in hex.
+What they share is a word that says danger — plain http, every address, a protection off, world-writable, request input
+fed to code, a weak primitive, a literal secret, everyone granted, the host's root — a word a page's ordinary edit
+rarely adds: of the 1,145 commits of ordinary history left low (sets 43–52's repositories, 30 commits each), three add
+one to a page (two links to php.net over http, a sentence naming the ``md5`` crate), where 41 of the 101 docs plants do.
+Topic words (password, token, auth, cookie, hash) are not read: a page about them says them on every line.
+
+A word counts only where the edit put it: a class's matched text also on the page's removed lines (a line reflowed,
+moved, a link's text edited) is the page as it was. Release notes are not read (they tell what changed, in its words).
+Read by the floor (relay.review.low_change_floor): a change otherwise low whose page adds such a line is worth a look,
+the line quoted with what it teaches.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from relay.review.line_shapes import window
+
+__all__ = ["page_danger"]
+
+# Hosts a plain-http URL names without any transfer: the machine itself, documentation's reserved names, XML namespaces
+# and schema identifiers (never fetched).
+_QUIET_HOSTS = (r"localhost\b|127\.\d|0\.0\.0\.0|\[::1\]|(?:www\.)?example\.(?:com|org|net)/?(?:[\s\"'`)\]]|$)|www\.w3\.org\b|"
+                r"(?:www|maven)\.apache\.org/(?:licenses|POM|xsd)\b|json-schema\.org\b|purl\.org\b|schemas\.|xmlns\.|ns\.adobe\.com\b")
+# A secret's value that is a placeholder a reader replaces, not a key.
+_PLACEHOLDER = re.compile(r"(?i)your|xxx|example|change.?me|dummy|placeholder|redacted|pass(?:word|wd)?\b|secret\b|\btest|foo|bar\b|"
+                          r"\*\*\*|\.\.\.|[<>{}$%]")
+_TEXT = re.compile(r"\"[^\"\n]*\"|'[^'\n]*'")
+_SECRET_NAME = r"(?:password|passwd|pwd|secret|token|api[_-]?key|private[_-]?key|seed)\w*"
+
+# (class, what the page then teaches, pattern). One line's first class decides its quote.
+_CLASSES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
+    ("shell", "pipes a download into a shell or a root-owned file", re.compile(
+        r"(?i)\b(?:curl|wget)\b[^|\n]*\|\s*(?:sudo\s+)?(?:ba|z|k)?sh\b|\|\s*sudo\s+(?:-\w+\s+)*tee\b")),
+    # a prose link's target (``[text](http://…)``) is where a reader clicks, not what a command fetches
+    ("http", "points readers at plain http (no TLS)", re.compile(rf"(?i)(?<!\]\()\bhttp://(?!{_QUIET_HOSTS})[\w.-]+")),
+    ("every_address", "opens to every address", re.compile(r"(?<![\w.])0\.0\.0\.0(?:/0)?(?![\w.])|(?<![\w:])::/0\b")),
+    ("protection_off", "turns a protection off", re.compile(
+        r"(?i)(?:\b|(?<=_)|(?<=[a-z]))(?:insecure|unsafe|dangerous(?:ly)?|unverified)\w*|"
+        r"--(?:trust|insecure|no-verify|no-check-certificate|no-sandbox)\b|--disable-[\w-]*(?:verif|check|crypt|ssl|tls|auth|sandbox|secur)[\w-]*|"
+        r"\bcurl\b[^\n]*\s-k\b|(?:@|host=)(?!localhost\b|127\.)[\w-]+\.[\w.-]+[^\s\"']*?sslmode=disable\b|\b(?:set)?(?:no|skip|disable)\w*(?:validation|verification|verify|check)\w*\s*\(|"
+        r"\b\w*?(?:ssl|tls|csrf|xsrf|hmac|validat|verif|encrypt|escap|sanitiz|read_?only)\w*[\"']?\s*(?:[:=]|=>)\s*(?:false|off|none|no)\b|"
+        r"\b\w*?(?:verif|validat|ssl|tls|hmac)\w*\s*\(\s*(?:false|none|nil|null)\s*\)|"
+        r"\b\w*(?:verifier|validator)\w*\s*\(\s*\(?[\w\s,]*\)?\s*(?:->|=>)\s*true\b|\b(?:accept|trust|permit)_?all\w*|"
+        r"\b(?:disable[sd]?|off)\b[^.;\n]{0,30}\b(?:ssl|tls|verif\w*|csrf|xsrf|hmac|validation|encryption|escaping|sanitiz\w*)\b|"
+        r"\b(?:debug|dev_?tools?)\w*[\"']?\s*(?:[:=]|=>)\s*true\b")),
+    ("world_writable", "makes files world-writable", re.compile(
+        r"(?i)\bchmod\s+(?:-\w+\s+)*(?:[0-7]?[0-7][0-7][2367]\b|[ao]?\+w\b|a=rwx)|\b(?:0o?)?777\b")),
+    ("key_readable", "lets others read a key", re.compile(
+        r"(?i)\bchmod\s+(?:-\w+\s+)*[0-7]?[0-7][4-7][4-7]\s+\S*(?:key|\.pem|id_rsa|id_ed25519|secret|credential)")),
+    ("request_input", "feeds request or URL input into code, a page or a path", re.compile(
+        r"(?i)\b(?:eval|exec|system|popen|shell_exec|passthru)\s*\(|Input::get\(|\.getParameter\(|\.FormValue\(|\.URL\.Query\(\)|\bshell\s*=\s*True\b|\blocation\.(?:hash|search)\b|"
+        r"\blocation\.href\s*=[^=]|\$_(?:GET|POST|REQUEST|COOKIE)\b|\b(?:request|req)\.(?:query|args|params|url|body|GET|POST)\b|"
+        r"\bparams\[")),
+    ("weak", "uses a weak or predictable primitive", re.compile(
+        r"(?i)\b(?:md5|rc4|ecb)\b|\bMath\.random\(|\bmt_rand\(|\brand\(\)|\bnew\s+Random\(|java\.util\.Random\b")),
+    ("literal_secret", "writes a literal secret or key", re.compile(
+        rf"(?i){_SECRET_NAME}[\"']?\s*(?:[:=,(]|=>)\s*(?:[\w.]+\()?(?P<v>[\"'][^\"'\s]{{8,}}[\"'])|"
+        r"(?P<h>[\"'](?:[0-9a-f]{24,39}|[0-9a-f]{41,})[\"'])|(?P<c>(?:password|passwd|pass|pwd|secret)\w*\s*===?\s*[\"'][^\"'\s]{6,}[\"'])|(?P<u>(?:[\"']|://)[\w.-]+:[^\"'\s@/]{6,}@)")),
+    ("logged_secret", "writes a secret to a log", re.compile(
+        r"(?i)\b(?:console\.(?:log|info)|print(?:ln|f)?|puts|error_log|log(?:ger)?\.\w+)\s*\([^)\n]*(?:\b|(?<=[a-z_]))(?:secret|password|passwd|private[_ ]?key)\b")),
+    ("moving_script", "loads a script from a moving branch", re.compile(r"(?i)<script[^>]+src=[\"'][^\"']*@(?:main|master|latest)\b")),
+    ("cwd_path", "puts the current folder on PATH", re.compile(r"(?:^|[\s\"'`=])\.:\$\{?\w*PATH\b|\bPATH=\.:")),
+    ("everyone", "grants to everyone", re.compile(
+        r"(?i)\b(?:public|everyone|anyone|any|all\s+users)\b[^.;\n]{0,20}\b(?:permission|access|write|admin|root)\b")),
+    ("host_root", "gives the host's root or full privileges", re.compile(r"(?i)--privileged\b|\s-v\s+/:|=/:rw\b")),
+    ("extra_index", "adds a second package index (a name can resolve there first)", re.compile(r"(?i)--extra-index-url\b")),
+)
+
+
+def _hits(line: str) -> list[tuple[str, str, re.Match[str]]]:
+    found = []
+    for name, says, pattern in _CLASSES:
+        for m in pattern.finditer(line):
+            if name == "literal_secret" and _PLACEHOLDER.search(m.group("v") or m.group("h") or m.group("u") or m.group("c").split("=")[-1]):
+                continue
+            if name == "logged_secret" and not pattern.search(_TEXT.sub('""', line[m.start():])):
+                continue  # the word is the message's ("Password valid"), not a value logged
+            found.append((name, says, m))
+    return found
+
+
+def page_danger(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """"a docs page … <teaches>: <the line>" for the first added line of a page that brings a danger word the page's
+    removed lines did not hold (above); None when none does."""
+    gone_lines = {line.strip() for line in removed[:400]}
+    had = {(name, m.group().lower()) for line in removed[:400] for name, _, m in _hits(line)}
+    for line in added[:400]:
+        if not line.strip() or line.strip() in gone_lines or len(line) > 400:
+            continue
+        for name, says, m in _hits(line):
+            if (name, m.group().lower()) not in had:
+                return f"a docs page {says}: {window(line, m.start(), m.end(), 100)}"
+    return None
