@@ -474,6 +474,7 @@ _PLAN = "def plan(items):\n    items.sort(key=priority)  # most urgent first\n  
     ("'no items'", "'no items left'", False, False),  # a message's words
     ("# most urgent first", "# the most urgent first", False, False),  # a comment
     ("def plan(items)", "def schedule(items)", False, False),  # a declaration renamed
+    ("def plan(items)", "async def plan(items)", False, False),  # a declaration given a modifier
     ("key=priority)", "key=ranked)", False, False),  # the work wired in: a name the rest of the change writes
 ])
 def test_a_lone_line_turned_beside_the_work_is_worth_a_look(tmp_path: Path, old: str, new: str, alone: bool, raised: bool) -> None:
