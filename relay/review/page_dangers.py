@@ -50,7 +50,7 @@ _CLASSES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
         r"\bcurl\b[^\n]*\s-k\b|(?:@|host=)(?!localhost\b|127\.)[\w-]+\.[\w.-]+[^\s\"']*?sslmode=disable\b|\b(?:set)?(?:no|skip|disable)\w*(?:validation|verification|verify|check)\w*\s*\(|"
         r"\b\w*?(?:ssl|tls|csrf|xsrf|hmac|validat|verif|encrypt|escap|sanitiz|read_?only)\w*[\"']?\s*(?:[:=]|=>)\s*(?:false|off|none|no)\b|"
         r"\b\w*?(?:verif|validat|ssl|tls|hmac)\w*\s*\(\s*(?:false|none|nil|null)\s*\)|"
-        r"\b\w*(?:verifier|validator)\w*\s*\(\s*\(?[\w\s,]*\)?\s*(?:->|=>)\s*true\b|\b(?:accept|trust|permit)_?all\w*|"
+        r"\b\w*(?:verifier|validator)\w*\s*\(\s*\(?[\w\s,]*\)?\s*(?:->|=>)\s*true\b|\b(?:accept|trust|permit)_?all\w*|\b(?:AutoAddPolicy|InsecureIgnoreHostKey)\b|StrictHostKeyChecking\W{1,3}no\b|"
         r"\b(?:disable[sd]?|off)\b[^.;\n]{0,30}\b(?:ssl|tls|verif\w*|csrf|xsrf|hmac|validation|encryption|escaping|sanitiz\w*)\b|"
         r"\b(?:debug|dev_?tools?)\w*[\"']?\s*(?:[:=]|=>)\s*true\b")),
     ("world_writable", "makes files world-writable", re.compile(
