@@ -17,8 +17,8 @@ from reviewed import review_edits
 
 # (the line a page gains, a word of what the reason then says)
 _SLIPS = {
-    "a download piped to a shell": ("    wget -qO- http://get.tooling.dev/setup | sudo bash", "shell"),
-    "a root-owned file written from a pipe": ("    curl -s https://certs.acme-ci.net/root.pem | sudo tee -a /etc/ssl/cert.pem", "root-owned"),
+    "a download piped to a shell": ("    wget -qO- http://get.tooling.dev/setup | sudo bash", "plain http"),
+    "a trust store written from a pipe": ("    curl -s https://certs.acme-ci.net/root.pem | sudo tee -a /etc/ssl/cert.pem", "trust store"),
     "plain http for a registry": ("    npm config set registry http://registry.npm-mirror.io/", "plain http"),
     "every address": ("    uvicorn app:main --host 0.0.0.0 --reload", "every address"),
     "every address in a CIDR": ("  allowed_cidrs: ['::/0']", "every address"),
@@ -59,6 +59,16 @@ _NEAR = {
     "a placeholder secret": '    SECRET_KEY = "your-secret-key-here"',
     "a commit id": "    rev: 'c2f3a9e1b7d64f0a8e5c3b2d1f0e9a8b7c6d5e4f'",
     "a pipe into a log": "    make test 2>&1 | tee build.log",
+    "a project's install line over https": "    curl -sSfL https://raw.githubusercontent.com/acme/tool/main/install.sh | sh",
+    "a hosts entry written with sudo": '    echo "127.0.0.1 idp.test" | sudo tee -a /etc/hosts',
+    "a sentence's danger word": "Strings are escaped: the result is never unsafe when inserted over insecure connections.",
+    "a licence's URL": "file, You can obtain one at http://mozilla.org/MPL/2.0/.",
+    "a sentence's link over http": "The reason is a known [issue](http://php.net/security/crypt_blowfish.php) in old PHP.",
+    "a sentence naming a weak hash": "MD5 and SHA256 are supported as formats for the fingerprints.",
+    "a sample key that counts up": "    $signer = new HS256(new HmacKey('12345678901234567890123456789012'));",
+    "a public key in hex": '    compressedPublicKey = "0252972572d465d016d4c501887b8df303eee3ed602c056b1eb09260dfa0da0ab2"',
+    "a setting naming a serializer": "    'JWT_TOKEN_CLAIMS_SERIALIZER': 'myapp.serializers.CustomTokenClaimsSerializer',",
+    "a lexer's debug switch": "    lexer = lex.lex(debug=True)",
     "a mode that writes nothing for others": "    chmod 755 bin/tool",
     "a token printed": "    console.log(token)",
     "a private key kept private": "    chmod 600 ~/.ssh/id_ed25519",

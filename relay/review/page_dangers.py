@@ -23,36 +23,39 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from relay.review.line_shapes import window
+from relay.review.line_shapes import looks_like_prose, window
 
 __all__ = ["page_danger"]
 
 # Hosts a plain-http URL names without any transfer: the machine itself, documentation's reserved names, XML namespaces
 # and schema identifiers (never fetched).
 _QUIET_HOSTS = (r"localhost\b|127\.\d|0\.0\.0\.0|\[::1\]|(?:www\.)?example\.(?:com|org|net)/?(?:[\s\"'`)\]]|$)|www\.w3\.org\b|"
-                r"(?:www|maven)\.apache\.org/(?:licenses|POM|xsd)\b|json-schema\.org\b|purl\.org\b|schemas\.|xmlns\.|ns\.adobe\.com\b")
+                r"(?:www|maven)\.apache\.org/(?:licenses|POM|xsd)\b|json-schema\.org\b|purl\.org\b|schemas\.|xmlns\.|ns\.adobe\.com\b|(?:dev\.)?w3\.org\b|mozilla\.org/MPL\b|"
+                r"opensource\.org\b|www\.gnu\.org\b|creativecommons\.org\b")
 # A secret's value that is a placeholder a reader replaces, not a key.
-_PLACEHOLDER = re.compile(r"(?i)your|xxx|example|change.?me|dummy|placeholder|redacted|pass(?:word|wd)?\b|secret\b|\btest|foo|bar\b|"
-                          r"\*\*\*|\.\.\.|[<>{}$%]")
+_PLACEHOLDER = re.compile(r"(?i)your|xxx|example|change.?me|dummy|fake|sample|placeholder|redacted|pass(?:word|wd)?|secret\b|\btest|"
+                          r"foo|bar\b|0{8}|1234|abcdef|a1b2c3|\*\*\*|\.\.\.|[<>{}$%/]|^[\"'][a-z_]+(?:\.[a-z_]+)+[\"']$")
+# A long hex literal that names no secret: a public key, a digest, an id.
+_NOT_SECRET_HEX = re.compile(r"(?i)public|pub_?key|hash|digest|sha\d*|\bsub\b|\bid\b|fingerprint|checksum|commit")
 _TEXT = re.compile(r"\"[^\"\n]*\"|'[^'\n]*'")
 _SECRET_NAME = r"(?:password|passwd|pwd|secret|token|api[_-]?key|private[_-]?key|seed)\w*"
 
 # (class, what the page then teaches, pattern). One line's first class decides its quote.
 _CLASSES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
-    ("shell", "pipes a download into a shell or a root-owned file", re.compile(
-        r"(?i)\b(?:curl|wget)\b[^|\n]*\|\s*(?:sudo\s+)?(?:ba|z|k)?sh\b|\|\s*sudo\s+(?:-\w+\s+)*tee\b")),
+    ("shell", "writes a download into a root-owned trust store or config", re.compile(
+        r"(?i)\b(?:curl|wget)\b[^|\n]*\|\s*sudo\s+tee\s+(?:-\w+\s+)*\S*(?:/ssl/|/pki/|ca-cert|/sudoers|/ssh/)")),
     # a prose link's target (``[text](http://…)``) is where a reader clicks, not what a command fetches
     ("http", "points readers at plain http (no TLS)", re.compile(rf"(?i)(?<!\]\()\bhttp://(?!{_QUIET_HOSTS})[\w.-]+")),
     ("every_address", "opens to every address", re.compile(r"(?<![\w.])0\.0\.0\.0(?:/0)?(?![\w.])|(?<![\w:])::/0\b")),
     ("protection_off", "turns a protection off", re.compile(
-        r"(?i)(?:\b|(?<=_)|(?<=[a-z]))(?:insecure|unsafe|dangerous(?:ly)?|unverified)\w*|"
+        r"(?i)(?<=[\w.])(?:insecure|unsafe|dangerous(?:ly)?|unverified)|\b(?:insecure|unsafe|dangerous(?:ly)?|unverified)(?=[\w(])|"
         r"--(?:trust|insecure|no-verify|no-check-certificate|no-sandbox)\b|--disable-[\w-]*(?:verif|check|crypt|ssl|tls|auth|sandbox|secur)[\w-]*|"
         r"\bcurl\b[^\n]*\s-k\b|(?:@|host=)(?!localhost\b|127\.)[\w-]+\.[\w.-]+[^\s\"']*?sslmode=disable\b|\b(?:set)?(?:no|skip|disable)\w*(?:validation|verification|verify|check)\w*\s*\(|"
         r"\b\w*?(?:ssl|tls|csrf|xsrf|hmac|validat|verif|encrypt|escap|sanitiz|read_?only)\w*[\"']?\s*(?:[:=]|=>)\s*(?:false|off|none|no)\b|"
         r"\b\w*?(?:verif|validat|ssl|tls|hmac)\w*\s*\(\s*(?:false|none|nil|null)\s*\)|"
         r"\b\w*(?:verifier|validator)\w*\s*\(\s*\(?[\w\s,]*\)?\s*(?:->|=>)\s*true\b|\b(?:accept|trust|permit)_?all\w*|\b(?:AutoAddPolicy|InsecureIgnoreHostKey)\b|StrictHostKeyChecking\W{1,3}no\b|"
         r"\b(?:disable[sd]?|off)\b[^.;\n]{0,30}\b(?:ssl|tls|verif\w*|csrf|xsrf|hmac|validation|encryption|escaping|sanitiz\w*)\b|"
-        r"\b(?:debug|dev_?tools?)\w*[\"']?\s*(?:[:=]|=>)\s*true\b")),
+        r"\bdev_?tools?\w*[\"']?\s*(?:[:=]|=>)\s*true\b")),
     ("world_writable", "makes files world-writable", re.compile(
         r"(?i)\bchmod\s+(?:-\w+\s+)*(?:[0-7]?[0-7][0-7][2367]\b|[ao]?\+w\b|a=rwx)|\b(?:0o?)?777\b")),
     ("key_readable", "lets others read a key", re.compile(
@@ -62,26 +65,33 @@ _CLASSES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
         r"\blocation\.href\s*=[^=]|\$_(?:GET|POST|REQUEST|COOKIE)\b|\b(?:request|req)\.(?:query|args|params|url|body|GET|POST)\b|"
         r"\bparams\[")),
     ("weak", "uses a weak or predictable primitive", re.compile(
-        r"(?i)\b(?:md5|rc4|ecb)\b|\bMath\.random\(|\bmt_rand\(|\brand\(\)|\bnew\s+Random\(|java\.util\.Random\b")),
+        r"(?i)\b(?:md5|rc4|ecb)\s*\(|[\"'](?:md5|rc4|ecb)[\"']|\.(?:md5|rc4|ecb)\b|\b(?:md5|rc4|ecb)\.|\bMath\.random\(|\bmt_rand\(|\brand\(\)|\bnew\s+Random\(|java\.util\.Random\b")),
     ("literal_secret", "writes a literal secret or key", re.compile(
-        rf"(?i){_SECRET_NAME}[\"']?\s*(?:[:=,(]|=>)\s*(?:[\w.]+\()?(?P<v>[\"'][^\"'\s]{{8,}}[\"'])|"
-        r"(?P<h>[\"'](?:[0-9a-f]{24,39}|[0-9a-f]{41,})[\"'])|(?P<c>(?:password|passwd|pass|pwd|secret)\w*\s*===?\s*[\"'][^\"'\s]{6,}[\"'])|(?P<u>(?:[\"']|://)[\w.-]+:[^\"'\s@/]{6,}@)")),
+        rf"(?i){_SECRET_NAME}[\"']?\s*(?:[:=,(]|=>)\s*(?:[\w.]+\()?(?P<v>[\"'][^\"'\s]{{12,}}[\"'])|"
+        r"(?P<h>[\"'](?:[0-9a-f]{24,39}|[0-9a-f]{41,64})[\"'])|(?P<c>(?:password|passwd|pass|pwd|secret)\w*\s*===?\s*[\"'][^\"'\s]{6,}[\"'])|(?P<u>(?:[\"']|://)[\w.-]+:[^\"'\s@/]{6,}@)")),
     ("logged_secret", "writes a secret to a log", re.compile(
         r"(?i)\b(?:console\.(?:log|info)|print(?:ln|f)?|puts|error_log|log(?:ger)?\.\w+)\s*\([^)\n]*(?:\b|(?<=[a-z_]))(?:secret|password|passwd|private[_ ]?key)\b")),
     ("moving_script", "loads a script from a moving branch", re.compile(r"(?i)<script[^>]+src=[\"'][^\"']*@(?:main|master|latest)\b")),
     ("cwd_path", "puts the current folder on PATH", re.compile(r"(?:^|[\s\"'`=])\.:\$\{?\w*PATH\b|\bPATH=\.:")),
     ("everyone", "grants to everyone", re.compile(
-        r"(?i)\b(?:public|everyone|anyone|any|all\s+users)\b[^.;\n]{0,20}\b(?:permission|access|write|admin|root)\b")),
+        r"(?i)\b(?:public|everyone|anyone|all\s+users)\b[^.;\n]{0,20}\b(?:permission|access|write|admin|root)\b|"
+        r"\bany[`'\"][^.;\n]{0,20}\b(?:permission|access|write|admin|root)\b")),
     ("host_root", "gives the host's root or full privileges", re.compile(r"(?i)--privileged\b|\s-v\s+/:|=/:rw\b")),
     ("extra_index", "adds a second package index (a name can resolve there first)", re.compile(r"(?i)--extra-index-url\b")),
 )
+
+
+# Classes read on a sentence only inside its code (after an opening backtick or quote, or an ``=``).
+_CODE_ONLY = frozenset({"http", "request_input", "weak"})
+_IN_CODE = re.compile(r"[`\"'=]\s*\S*$")
 
 
 def _hits(line: str) -> list[tuple[str, str, re.Match[str]]]:
     found = []
     for name, says, pattern in _CLASSES:
         for m in pattern.finditer(line):
-            if name == "literal_secret" and _PLACEHOLDER.search(m.group("v") or m.group("h") or m.group("u") or m.group("c").split("=")[-1]):
+            if name == "literal_secret" and (_PLACEHOLDER.search(m.group("v") or m.group("h") or (m.group("u") or "").lstrip(":/") or m.group("c").split("=")[-1])
+                                             or (m.group("h") and _NOT_SECRET_HEX.search(line))):
                 continue
             if name == "logged_secret" and not pattern.search(_TEXT.sub('""', line[m.start():])):
                 continue  # the word is the message's ("Password valid"), not a value logged
@@ -98,6 +108,8 @@ def page_danger(added: Sequence[str], removed: Sequence[str]) -> str | None:
         if not line.strip() or line.strip() in gone_lines or len(line) > 400:
             continue
         for name, says, m in _hits(line):
+            if name in _CODE_ONLY and looks_like_prose(line) and not _IN_CODE.search(line[:m.start()]):
+                continue  # a sentence's link or mention ("obtain one at http://…", "into ``request.POST``"), not what it runs
             if (name, m.group().lower()) not in had:
                 return f"a docs page {says}: {window(line, m.start(), m.end(), 100)}"
     return None
