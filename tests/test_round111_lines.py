@@ -21,6 +21,8 @@ __all__: list[str] = []  # a test module exports nothing
 @pytest.mark.parametrize(("path", "added", "removed"), [
     ("tests/bouncer/policies.spec.ts", ["  }).skip(true, 'flaky on CI')"], ["  })"]),
     ("test/unit/connection/test-connection-ssl-reject.js", ["  process.exit(0); // TODO: flaky with dynamic ports"], []),
+    # held-out 281's dilithium: a test's check made dead with ``0 &&`` and a note
+    ("ref/test/test_dilithium.c", ["    if(0 && !ret) { /* FIXME: flaky on s390x, re-enable */"], ["    if(!ret) {"]),
 ])
 def test_a_test_skipped_or_ended_early_is_read(path: str, added: list[str], removed: list[str]) -> None:
     found = assess(rule_lines(fc(path, added, removed)), RiskContext())
@@ -30,6 +32,7 @@ def test_a_test_skipped_or_ended_early_is_read(path: str, added: list[str], remo
 @pytest.mark.parametrize(("path", "added", "removed"), [
     ("tests/bouncer/policies.spec.ts", ["  }).timeout(5000)"], ["  })"]),  # a timeout, no skip
     ("test/unit/connection/test-connection-ssl-reject.js", ["  process.exit(0);"], []),  # an exit with no note: the test's own end
+    ("ref/test/test_dilithium.c", ["    if(verbose && !ret) {"], ["    if(!ret) {"]),  # a condition given a switch
 ])
 def test_a_tests_ordinary_edit_stays_low(path: str, added: list[str], removed: list[str]) -> None:
     assert assess(rule_lines(fc(path, added, removed)), RiskContext()).risk == "low"
@@ -41,3 +44,23 @@ def test_a_sample_that_accepts_any_host_key_is_read() -> None:
     assert said is not None and "protection off" in said and "AutoAddPolicy" in said, said
     assert page_danger(['>>> rem = ParamikoMachine("192.168.1.143", missing_host_policy=paramiko.RejectPolicy())'],
                        ['>>> rem = ParamikoMachine("192.168.1.143")']) is None
+
+
+@pytest.mark.parametrize(("added", "removed", "said"), [
+    # held-out 278's chroma.js: a link to a script over plain http (a link to a page stays a link)
+    (["[hosted version on unpkg.com](http://unpkg.com/chroma-js@latest/dist/chroma.min.js)"],
+     ["[hosted version on cdnjs.com](https://cdnjs.com/libraries/chroma-js)"], "plain http"),
+    # held-out 278's JWTRefreshTokenBundle: an API path opened to whoever has not signed in
+    (["    - { path: ^/api, roles: IS_AUTHENTICATED_ANONYMOUSLY }"], ["    - { path: ^/api, roles: IS_AUTHENTICATED_FULLY }"], "everyone"),
+])
+def test_a_page_that_links_code_over_http_or_opens_a_path_to_anyone_is_read(added: list[str], removed: list[str], said: str) -> None:
+    found = page_danger(added, removed)
+    assert found is not None and said in found, found
+
+
+@pytest.mark.parametrize("added", [
+    "The reason is a known [issue](http://php.net/security/crypt_blowfish.php) in old PHP releases, fixed since.",
+    "    - { path: ^/api, roles: IS_AUTHENTICATED_FULLY }",
+])
+def test_a_link_to_a_page_and_a_signed_in_role_stay_quiet(added: str) -> None:
+    assert page_danger([added], []) is None

