@@ -66,6 +66,7 @@ _NEAR = {
     "a sentence's link over http": "The reason is a known [issue](http://php.net/security/crypt_blowfish.php) in old PHP.",
     "a sentence naming a weak hash": "MD5 and SHA256 are supported as formats for the fingerprints.",
     "a sample key that counts up": "    $signer = new HS256(new HmacKey('12345678901234567890123456789012'));",
+    "a token's session id in hex": '    "sid": "70c9c8aa4347060e4d5b2828c5242b7e9ab436439a48287210da1ed8ec2a605c",',
     "a public key in hex": '    compressedPublicKey = "0252972572d465d016d4c501887b8df303eee3ed602c056b1eb09260dfa0da0ab2"',
     "a setting naming a serializer": "    'JWT_TOKEN_CLAIMS_SERIALIZER': 'myapp.serializers.CustomTokenClaimsSerializer',",
     "a lexer's debug switch": "    lexer = lex.lex(debug=True)",
@@ -123,6 +124,13 @@ def test_a_page_that_gains_such_a_line_makes_a_change_otherwise_low_worth_a_look
 def test_the_same_line_in_release_notes_leaves_the_change_low(tmp_path: Path) -> None:
     risk, page = _review(tmp_path, "CHANGELOG.md", "Give the public role write access to the bucket so uploads work.")
     assert risk == "low" and page.risk == "low", page  # type: ignore[attr-defined]
+
+
+def test_a_docs_sites_own_script_is_code_not_a_page(tmp_path: Path) -> None:
+    # a docs site's script (docs/_static/js/version-selector.js) is the site's code, not what readers copy
+    risk, by = review_edits(tmp_path, {"app/names.py": _HELPERS_AFTER, "docs/_static/js/selector.js": "window.location.href = next;\n"},
+                            before={"app/names.py": _HELPERS_BEFORE, "docs/_static/js/selector.js": "go(next);\n"}, task="add a first() helper")
+    assert risk == "low", by["docs/_static/js/selector.js"]
 
 
 def test_a_page_that_gains_a_https_link_leaves_the_change_low(tmp_path: Path) -> None:

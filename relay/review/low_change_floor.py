@@ -270,11 +270,15 @@ _FAR = 10
 _FIRST_NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?")
 
 
+_SITE_CODE = (".js", ".mjs", ".cjs", ".css", ".scss", ".less", ".map")
+
+
 def page_line(c: FileChange) -> str | None:
     """A docs page's new line that teaches a danger by its words (relay.review.page_dangers, round 111); release notes
     tell what changed in its words and are not read."""
-    if is_release_notes(c.path):
-        return None
+    name = c.path.rsplit("/", 1)[-1].lower()
+    if is_release_notes(c.path) or name.endswith(_SITE_CODE):
+        return None  # release notes, and a docs site's own scripts and styles (version-selector.js, searchtools.js)
     added, removed = sample_lines(c.added_lines), sample_lines(c.removed_lines)
     # a sample's bound loosened far, read as a data file's is (``minEntropyBits = 60`` → ``20``): a number alone turned in a
     # sample is an example's value, a bound-named one lowered is what readers copy (one of the 220, none of ordinary history)

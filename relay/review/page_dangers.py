@@ -38,7 +38,7 @@ _DOWNLOADED = r"\.(?:js|mjs|sh|ps1|py|rb|jar|whl|tgz|tar\.gz|zip|exe|msi|deb|rpm
 _PLACEHOLDER = re.compile(r"(?i)your|xxx|example|change.?me|dummy|fake|sample|placeholder|redacted|pass(?:word|wd)?|secret\b|\btest|"
                           r"foo|bar\b|0{8}|1234|abcdef|a1b2c3|\*\*\*|\.\.\.|[<>{}$%/]|^[\"'][a-z_]+(?:\.[a-z_]+)+[\"']$")
 # A long hex literal that names no secret: a public key, a digest, an id.
-_NOT_SECRET_HEX = re.compile(r"(?i)public|pub_?key|hash|digest|sha\d*|\bsub\b|\bid\b|fingerprint|checksum|commit")
+_NOT_SECRET_HEX = re.compile(r"(?i)public|pub_?key|hash|digest|sha\d*|\b(?:sub|sid|jti|kid|id)\b|fingerprint|checksum|commit")
 _TEXT = re.compile(r"\"[^\"\n]*\"|'[^'\n]*'")
 _SECRET_NAME = r"(?:password|passwd|pwd|secret|token|api[_-]?key|private[_-]?key|seed)\w*"
 
