@@ -8,9 +8,12 @@ a shape no reader had seen: ``curl http://… | sudo tee -a /etc/ssl/certs/…``
 ``?sslmode=disable`` in a sample's URL, ``copier copy --trust``, ``Math.random()`` for a seed, a key written out in hex.
 What they share is a word that says danger — plain http, every address, a protection off, world-writable, request input
 fed to code, a weak primitive, a literal secret, everyone granted, the host's root — a word a page's ordinary edit
-rarely adds: of the 1,145 commits of ordinary history left low (sets 43–52's repositories, 30 commits each), three add
-one to a page (two links to php.net over http, a sentence naming the ``md5`` crate), where 41 of the 101 docs plants do.
-Topic words (password, token, auth, cookie, hash) are not read: a page about them says them on every line.
+rarely adds: of the 1,145 commits of ordinary history left low (sets 43–52's repositories, 30 commits each) one adds one
+to a page (jwt-go's history naming ``ParseUnverified``), where 52 of the 101 docs plants do. A danger word counts as a
+name's part (``insecure_secret``, ``UnsafeNoOp()``), not as a sentence's word ("forbids dangerous transforms"), and plain
+http, request input and a weak primitive only in a line's code: read on 13,218 docs files of 7,849 newer commits, a
+sentence's words were most of what the first cut called danger (bench/LEDGER.md, round 111). Topic words (password,
+token, auth, cookie, hash) are not read: a page about them says them on every line.
 
 A word counts only where the edit put it: a class's matched text also on the page's removed lines (a line reflowed,
 moved, a link's text edited) is the page as it was. Release notes are not read (they tell what changed, in its words).
@@ -27,11 +30,11 @@ from relay.review.line_shapes import looks_like_prose, window
 
 __all__ = ["page_danger"]
 
-# Hosts a plain-http URL names without any transfer: the machine itself, documentation's reserved names, XML namespaces
-# and schema identifiers (never fetched).
-_QUIET_HOSTS = (r"localhost\b|127\.\d|0\.0\.0\.0|\[::1\]|(?:www\.)?example\.(?:com|org|net)\b|www\.w3\.org\b|"
-                r"(?:www|maven)\.apache\.org/(?:licenses|POM|xsd)\b|json-schema\.org\b|purl\.org\b|schemas\.|xmlns\.|ns\.adobe\.com\b|(?:dev\.)?w3\.org\b|mozilla\.org/MPL\b|"
-                r"opensource\.org\b|www\.gnu\.org\b|creativecommons\.org\b")
+# Hosts a plain-http URL names without any transfer: the machine itself, documentation's reserved names, XML namespaces,
+# schema identifiers and licences (never fetched).
+_QUIET_HOSTS = (r"localhost\b|127\.\d|0\.0\.0\.0|\[::1\]|(?:www\.)?example\.(?:com|org|net)\b|(?:www\.|dev\.)?w3\.org\b|"
+                r"(?:www|maven)\.apache\.org/(?:licenses|POM|xsd)\b|json-schema\.org\b|purl\.org\b|schemas\.|xmlns\.|ns\.adobe\.com\b|"
+                r"mozilla\.org/MPL\b|opensource\.org\b|www\.gnu\.org\b|creativecommons\.org\b")
 # What a link downloads rather than shows: code, a package, a key or certificate.
 _DOWNLOADED = r"\.(?:js|mjs|sh|ps1|py|rb|jar|whl|tgz|tar\.gz|zip|exe|msi|deb|rpm|apk|dmg|pem|crt|asc|gpg)"
 # A secret's value that is a placeholder a reader replaces, not a key.
