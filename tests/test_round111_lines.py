@@ -52,8 +52,16 @@ def test_a_sample_that_accepts_any_host_key_is_read() -> None:
      ["[hosted version on cdnjs.com](https://cdnjs.com/libraries/chroma-js)"], "plain http"),
     # held-out 278's JWTRefreshTokenBundle: an API path opened to whoever has not signed in
     (["    - { path: ^/api, roles: IS_AUTHENTICATED_ANONYMOUSLY }"], ["    - { path: ^/api, roles: IS_AUTHENTICATED_FULLY }"], "everyone"),
+    # held-out 288's mdx: the URL's query fed to code, the line's trailing note no sentence around it
+    (["const code = new URLSearchParams(location.search).get('code') || '' // To do: get `code` from server"],
+     ["const code = '' // To do: get `code` from server"], "request"),
+    # held-out 290's spring-security docs: every origin let in
+    (['configuration.setAllowedOriginPatterns(Arrays.asList("*"));'], ['configuration.setAllowedOriginPatterns(Arrays.asList("https://example.com"));'],
+     "everyone"),
+    # held-out 285's hdkey: a seed hashed from the clock
+    (["var seed = require('crypto').createHash('sha512').update(String(Date.now())).digest('hex')"], ["var seed = 'a0c42a9c3ac6abf2ba6a'"], "weak"),
 ])
-def test_a_page_that_links_code_over_http_or_opens_a_path_to_anyone_is_read(added: list[str], removed: list[str], said: str) -> None:
+def test_a_page_that_links_code_over_http_opens_a_path_to_anyone_or_seeds_from_the_clock_is_read(added: list[str], removed: list[str], said: str) -> None:
     found = page_danger(added, removed)
     assert found is not None and said in found, found
 
@@ -61,6 +69,8 @@ def test_a_page_that_links_code_over_http_or_opens_a_path_to_anyone_is_read(adde
 @pytest.mark.parametrize("added", [
     "The reason is a known [issue](http://php.net/security/crypt_blowfish.php) in old PHP releases, fixed since.",
     "    - { path: ^/api, roles: IS_AUTHENTICATED_FULLY }",
+    '  allowedOrigins: ["https://app.acme.dev"],',
+    "const started = Date.now() // for the timing below",
 ])
-def test_a_link_to_a_page_and_a_signed_in_role_stay_quiet(added: str) -> None:
+def test_a_link_to_a_page_a_signed_in_role_a_named_origin_and_a_timer_stay_quiet(added: str) -> None:
     assert page_danger([added], []) is None

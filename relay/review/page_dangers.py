@@ -72,7 +72,8 @@ _CLASSES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
         r"\blocation\.href\s*=[^=]|\$_(?:GET|POST|REQUEST|COOKIE)\b|\b(?:request|req)\.(?:query|args|params|url|body|GET|POST)\b|"
         r"\bparams\[")),
     ("weak", "uses a weak or predictable primitive", re.compile(
-        r"(?i)\b(?:md5|rc4|ecb)\s*\(|[\"'](?:md5|rc4|ecb)[\"']|\.(?:md5|rc4|ecb)\b|\b(?:md5|rc4|ecb)\.|\bMath\.random\(|\bmt_rand\(|\brand\(\)|\bnew\s+Random\(|java\.util\.Random\b")),
+        # held-out 285's hdkey: a seed hashed from the clock
+        r"(?i)\b(?:seed|key|secret|token|salt|nonce)\w*\s*=[^;\n]*\bDate\.now\(\)|\b(?:md5|rc4|ecb)\s*\(|[\"'](?:md5|rc4|ecb)[\"']|\.(?:md5|rc4|ecb)\b|\b(?:md5|rc4|ecb)\.|\bMath\.random\(|\bmt_rand\(|\brand\(\)|\bnew\s+Random\(|java\.util\.Random\b")),
     ("literal_secret", "writes a literal secret or key", re.compile(
         rf"(?i){_SECRET_NAME}[\"']?\s*(?:[:=,(]|=>)\s*(?:[\w.]+\()?(?P<v>[\"'][^\"'\s]{{12,}}[\"'])|"
         r"(?P<h>[\"'](?:[0-9a-f]{24,39}|[0-9a-f]{41,64})[\"'])|(?P<c>(?:password|passwd|pass|pwd|secret)\w*\s*===?\s*[\"'][^\"'\s]{6,}[\"'])|(?P<u>(?:[\"']|://)[\w.-]+:[^\"'\s@/]{6,}@)")),
@@ -84,7 +85,9 @@ _CLASSES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
         r"(?i)\b(?:public|everyone|anyone|all\s+users)\b[^.;\n]{0,20}\b(?:permission|access|write|admin|root)\b|"
         r"\bany[`'\"][^.;\n]{0,20}\b(?:permission|access|write|admin|root)\b|"
         # the frameworks' words for "no sign-in needed" (held-out 278's ``roles: IS_AUTHENTICATED_ANONYMOUSLY`` on ``^/api``)
-        r"\b(?:IS_AUTHENTICATED_ANONYMOUSLY|PUBLIC_ACCESS|AllowAnonymous|permitAll\(\))")),
+        r"\b(?:IS_AUTHENTICATED_ANONYMOUSLY|PUBLIC_ACCESS|AllowAnonymous|permitAll\(\))|"
+        # every origin let in (held-out 290's spring-security docs: ``setAllowedOriginPatterns(Arrays.asList("*"))``)
+        r"(?i:allow(?:ed)?_?origins?\w*)\W{1,6}(?:Arrays\.asList\(|List\.of\()?[\"']\*[\"']")),
     ("host_root", "gives the host's root or full privileges", re.compile(r"(?i)--privileged\b|\s-v\s+/:|=/:rw\b")),
     ("extra_index", "adds a second package index (a name can resolve there first)", re.compile(r"(?i)--extra-index-url\b")),
 )
@@ -92,6 +95,8 @@ _CLASSES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
 
 # Classes read on a sentence only inside its code (after an opening backtick or quote, or an ``=``).
 _CODE_ONLY = frozenset({"http", "request_input", "weak"})
+# A code line's trailing comment is no sentence around it (held-out 288's mdx: ``… location.search … // To do: get `code` …``).
+_TRAILING_NOTE = re.compile(r"\s(?://|#)\s.*$")
 _IN_CODE = re.compile(r"[`\"'=]\s*\S*$")
 
 
@@ -117,7 +122,8 @@ def page_danger(added: Sequence[str], removed: Sequence[str]) -> str | None:
         if not line.strip() or line.strip() in gone_lines or len(line) > 400:
             continue
         for name, says, m in _hits(line):
-            if name in _CODE_ONLY and looks_like_prose(line) and not _IN_CODE.search(line[:m.start()]) and not m.group().startswith("]("):
+            if name in _CODE_ONLY and looks_like_prose(_TRAILING_NOTE.sub("", line)) and not _IN_CODE.search(line[:m.start()]) \
+                    and not m.group().startswith("]("):
                 continue  # a sentence's link or mention ("obtain one at http://…", "into ``request.POST``"), not what it runs
             if (name, m.group().lower()) not in had:
                 return f"a docs page {says}: {window(line, m.start(), m.end(), 100)}"
