@@ -55,6 +55,7 @@ _SLIPS = {
 _NEAR = {
     "a https link": "See the [guide](https://docs.acme.dev/guide) for more.",
     "a localhost URL": "    curl http://localhost:8080/health",
+    "one address blocked": "    ipBlackList: ['10.0.0.0/8', '0.0.0.0/32'],",
     "an XML namespace": '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24">',
     "a placeholder secret": '    SECRET_KEY = "your-secret-key-here"',
     "a commit id": "    rev: 'c2f3a9e1b7d64f0a8e5c3b2d1f0e9a8b7c6d5e4f'",

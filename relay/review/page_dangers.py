@@ -53,7 +53,7 @@ _CLASSES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
     # package to download (held-out 278's chroma.js: ``[hosted version](http://unpkg.com/chroma-js@latest/dist/chroma.min.js)``)
     ("http", "points readers at plain http (no TLS)", re.compile(
         rf"(?i)(?<!\]\()\bhttp://(?!{_QUIET_HOSTS})[\w.-]+|\]\(http://(?!{_QUIET_HOSTS})[^)\s]*{_DOWNLOADED}\)")),
-    ("every_address", "opens to every address", re.compile(r"(?<![\w.])0\.0\.0\.0(?:/0)?(?![\w.])|(?<![\w:])::/0\b")),
+    ("every_address", "opens to every address", re.compile(r"(?<![\w.])0\.0\.0\.0(?:/0\b|(?![\w./]))|(?<![\w:])::/0\b")),
     ("protection_off", "turns a protection off", re.compile(
         r"(?i)(?<=[\w.])(?:insecure|unsafe|dangerous(?:ly)?|unverified)|\b(?:insecure|unsafe|dangerous(?:ly)?|unverified)(?=[\w(])|"
         r"--(?:trust|insecure|no-verify|no-check-certificate|no-sandbox)\b|--disable-[\w-]*(?:verif|check|crypt|ssl|tls|auth|sandbox|secur)[\w-]*|"
