@@ -34,7 +34,7 @@ from relay.observe.changes import HUNK_CHARS
 from relay.observe.patch import split_patch
 from relay.review.docs_samples import sample_lines
 from relay.review.file_kinds import file_kind, line_filter
-from relay.review.line_shapes import IMPORT_RE, squeezed
+from relay.review.line_shapes import IMPORT_RE, TRAILING_COMMENT_RE as _TRAILING_COMMENT_RE, squeezed
 from relay.review.looser_checks import looser_check
 from relay.review.range_hunks import cut_hunks
 from relay.review.small_edits import centred, cut, one
@@ -157,7 +157,6 @@ def run_names(run: Run) -> frozenset[str]:
 
 # A line, or the end of one, that is a comment: it says a name, it does not use it. A preprocessor line is code.
 _COMMENT_LINE_RE = re.compile(r"^\s*(?:#(?!(?:include|define|if|ifdef|ifndef|elif|else|endif|pragma|import|undef|region|endregion)\b|!|\[|\{)|//|/\*|\*|--\s|<!--|;;|'(?=\s))")
-_TRAILING_COMMENT_RE = re.compile(r"\s(?://|#|--)\s.*$|/\*.*?\*/")
 _DOC_QUOTES_RE = re.compile(r'"""|\'\'\'')
 
 

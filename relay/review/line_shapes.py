@@ -310,6 +310,8 @@ def alike(a: str, b: str, least: float = 0.6) -> bool:
 _CODE_SPAN_RE = re.compile(r"``?[^`]*``?|'[^']*'|\"[^\"]*\"")
 _PLAIN_WORD_RE = re.compile(r"^[A-Za-z][a-z'’]*[.,;:!?]?$")
 _INLINE_COMMENT_RE = re.compile(r"(?<=\S)\s*/\*.*?\*/")
+# The end of a line that is a comment (``x = 1  # why``, ``f(); // note``, ``a -- b``, ``/* … */``): what it says, not code.
+TRAILING_COMMENT_RE = re.compile(r"\s(?://|#|--)\s.*$|/\*.*?\*/")
 
 
 # A shell command: a flag (``--add``, ``-i``) beside a URL or a chain of commands. Its words are a program's and its

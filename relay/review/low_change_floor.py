@@ -42,7 +42,7 @@ from relay.review.facts import FileFacts, RiskContext
 from relay.review.file_kinds import file_kind, is_release_notes
 from relay.review.leading_lines import LOWER_NAME as _LOWER, UPPER_NAME as _UPPER, WORD_RULES, leading_line, turned_pairs
 from relay.review.page_dangers import page_danger
-from relay.review.line_shapes import squeezed
+from relay.review.line_shapes import TRAILING_COMMENT_RE, squeezed
 from relay.review.small_edits import paired
 from relay.review.task_reading import named_words
 from relay.review.turned_lines import changed, line_tokens
@@ -103,6 +103,7 @@ def quoted_turns(assessed: Sequence[FileChange], quiet: frozenset[str] = frozens
         return {}
     found: dict[str, str] = {}
     every_low = all(c.risk == "low" for c in assessed)
+    written: dict[str, set[str]] | None = None  # path -> the names its added lines write, read once when a lone turn asks
     for c in assessed:
         if c.risk == "low" and file_kind(c.path) == "data" and c.path not in quiet and (bound := bound_loosened(c, asked)):
             found[c.path] = bound
@@ -129,9 +130,12 @@ def quoted_turns(assessed: Sequence[FileChange], quiet: frozenset[str] = frozens
             # whose every file is low: beside files high for their path it crowded a plant out of the packet's targets
             # (set 182's Mastercard: an IV's size made a parameter, raised, took the plant's place)
             quote = next((r for r in reversed(c.reasons) if _short_pick(r, c)), None)
-        if quote is None and every_low and len(assessed) > 1 and c.path not in quiet and file_kind(c.path) == "source" and lone_turn(
-                c, {n for o in assessed if o is not c for line in o.added_lines[:2000] for n in _NAME.findall(line)}, asked):
-            quote = next((r for r in reversed(c.reasons) if _SMALL_EDIT.match(r)), None)
+        if quote is None and every_low and len(assessed) > 1 and c.path not in quiet and file_kind(c.path) == "source" and (
+                brought := lone_turn(c, asked)) is not None:
+            if written is None:
+                written = {o.path: {n for line in o.added_lines[:2000] for n in _NAME.findall(line)} for o in assessed}
+            if not any(brought & names for path, names in written.items() if path != c.path):
+                quote = next((r for r in reversed(c.reasons) if _SMALL_EDIT.match(r)), None)
         if quote:
             found[c.path] = quote
     return found
@@ -147,24 +151,25 @@ def quoted_turns(assessed: Sequence[FileChange], quiet: frozenset[str] = frozens
 _COMMENT = re.compile(r"^\s*(?:#|//|/\*|\*|--|;)")
 _NAME = re.compile(r"[A-Za-z_]\w{2,}")
 _DECLARED = re.compile(r"\b(?:def|class|function|func|fn|struct|enum|interface|trait|type|module|let|const|var|val)\s+(\w+)")
-_TRAILING = re.compile(r"\s+(?:#|//)[^\"'`]*$")
 
 
-def lone_turn(c: FileChange, elsewhere: frozenset[str] | set[str] = frozenset(), asked: frozenset[str] = frozenset()) -> bool:
-    """Whether the file's change is one line of code turned into another (above), bringing in no name the rest of the
-    change writes (``elsewhere``: ``return 1`` → ``return compute(1)`` beside a new file defining ``compute`` wires the work in)
-    on a line whose names the task does not name (``asked``: "Tune value_9" and ``value_9 = 9`` → ``99``)."""
+def lone_turn(c: FileChange, asked: frozenset[str] = frozenset()) -> frozenset[str] | None:
+    """The names a file's change brings in when it is one line of code turned into another (above), on a line whose names
+    the task does not name (``asked``: "Tune value_9" and ``value_9 = 9`` → ``99``); None when it is no such turn. The
+    caller reads the names against the rest of the change: ``return 1`` → ``return compute(1)`` beside a new file that
+    writes ``compute`` wires the work in."""
     added = [line for line in c.added_lines if line.strip() and not _COMMENT.match(line)]
     removed = [line for line in c.removed_lines if line.strip() and not _COMMENT.match(line)]
     if len(added) != 1 or len(removed) != 1 or _NOT_A_TURN.search(added[0] + removed[0]) or named_words(removed[0]) & named_words(added[0]) & asked:
-        return False
-    old, new = (_TRAILING.sub("", side[0]) for side in (removed, added))
+        return None
+    old, new = (TRAILING_COMMENT_RE.sub("", side[0]) for side in (removed, added))
     if (a := _DECLARED.search(old)) and (b := _DECLARED.search(new)) and squeezed(old.replace(a[1], b[1], 1)) == squeezed(new):
-        return False  # a declaration renamed (``def main():`` → ``def run():``): naming, not behaviour
+        return None  # a declaration renamed (``def main():`` → ``def run():``): naming, not behaviour
     if a and b and squeezed(old[a.start():]) == squeezed(new[b.start():]):
-        return False  # a declaration's modifiers (``interface X {`` → ``export interface X {``): visibility, not behaviour
-    return squeezed(old) != squeezed(new) and _LITERAL_RE.sub('""', old) != _LITERAL_RE.sub('""', new) and not (
-        set(_NAME.findall(new)) - set(_NAME.findall(old))) & elsewhere
+        return None  # a declaration's modifiers (``interface X {`` → ``export interface X {``): visibility, not behaviour
+    if squeezed(old) == squeezed(new) or _LITERAL_RE.sub('""', old) == _LITERAL_RE.sub('""', new):
+        return None  # the same code, or only a message's words
+    return frozenset(_NAME.findall(new)) - frozenset(_NAME.findall(old))
 
 
 # What turned that the leading line's score leaves unquoted (round 40): a value, an operator or a pattern's character

@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from relay.review.line_shapes import looks_like_prose, window
+from relay.review.line_shapes import TRAILING_COMMENT_RE, looks_like_prose, window
 
 __all__ = ["page_danger"]
 
@@ -95,8 +95,6 @@ _CLASSES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
 
 # Classes read on a sentence only inside its code (after an opening backtick or quote, or an ``=``).
 _CODE_ONLY = frozenset({"http", "request_input", "weak"})
-# A code line's trailing comment is no sentence around it (held-out 288's mdx: ``… location.search … // To do: get `code` …``).
-_TRAILING_NOTE = re.compile(r"\s(?://|#)\s.*$")
 _IN_CODE = re.compile(r"[`\"'=]\s*\S*$")
 
 
@@ -122,7 +120,8 @@ def page_danger(added: Sequence[str], removed: Sequence[str]) -> str | None:
         if not line.strip() or line.strip() in gone_lines or len(line) > 400:
             continue
         for name, says, m in _hits(line):
-            if name in _CODE_ONLY and looks_like_prose(_TRAILING_NOTE.sub("", line)) and not _IN_CODE.search(line[:m.start()]) \
+            # a code line's trailing comment is no sentence around it (held-out 288's mdx: ``… location.search … // To do: …``)
+            if name in _CODE_ONLY and looks_like_prose(TRAILING_COMMENT_RE.sub("", line)) and not _IN_CODE.search(line[:m.start()]) \
                     and not m.group().startswith("]("):
                 continue  # a sentence's link or mention ("obtain one at http://…", "into ``request.POST``"), not what it runs
             if (name, m.group().lower()) not in had:
