@@ -49,6 +49,15 @@ _SLIPS = {
     "the current folder on PATH": ("    export PATH=.:$PATH", "PATH"),
     "a password compared with a literal": ('    if password == "Hunter2-prod" {', "literal secret"),
     "a second index": ("    pip install --extra-index-url https://pkgs.acme-dev.io/simple acme-tools", "second package index"),
+    # round 112
+    "a filter's default made allow": ("    $ ./sandbox --policy 'POLICY p { KILL { ptrace } } USE p DEFAULT ALLOW' -- ./app", "default of allow"),
+    "a seccomp profile's default allow": ('    "defaultAction": "SCMP_ACT_ALLOW",', "default of allow"),
+    "force pushes let in": ('Then tick "Allow force pushes" on the release branch rule.', "protection off"),
+    "a password's shape beside a user name": ('    cfg.User, cfg.Password = "ops", "Qa7-Relay-2031!"', "literal secret"),
+    "a certificate not checked": ("    context.verify_mode = ssl.CERT_NONE", "protection off"),
+    "bundler's verify mode zero": ("Behind the proxy, run `bundle config set ssl_verify_mode 0` once.", "protection off"),
+    "a bearer token let into the query": ("    allowBearerTokensInQueryString: true,", "protection off"),
+    "an executable stack": ('    .section .note.GNU-stack,"x",@progbits', "executable"),
 }
 
 # (the line a page gains) that teaches none of it
@@ -78,6 +87,14 @@ _NEAR = {
     "the reserved example host": "    curl http://example.com/",
     "a read-only switch on": "    mount(src, dst, read_only=True)",
     "topic words alone": "Tokens are signed with the session's password hash and sent in a cookie.",
+    "a default of deny": "    $ ./sandbox --policy 'POLICY p { ALLOW { read, write } } USE p DEFAULT KILL' -- ./app",
+    "force pushes kept out": "Force pushes are blocked on every protected branch.",
+    "a password's shape on a line that names none": '    release_tag = "Rel-2031.4-Beta!"',
+    "a placeholder in a password's shape": '    cfg.User, cfg.Password = "ops", "Your-Passw0rd!"',
+    "a certificate required": "    context.verify_mode = ssl.CERT_REQUIRED",
+    "a token in a header": "    allowBearerTokensInHeader: true,",
+    "a stack kept unexecutable": '    .section .note.GNU-stack,"",@progbits',
+    "a URN named a token": "    const AC_TOKEN = 'urn:oasis:names:tc:SAML:2.0:ac:classes:TimeSyncToken';",
     "a sentence about a protection": "CSRF protection is on by default for every form.",
 }
 

@@ -48,7 +48,7 @@ from relay.review.task_reading import named_words
 from relay.review.turned_lines import changed, line_tokens
 from relay.review.rule_row import Example, fc
 
-__all__ = ["FLOOR_APART_EXAMPLE", "FLOOR_EXAMPLE", "KIND_ROWS", "NOTE_ROWS", "bound_loosened", "lone_turn", "low_change_apart", "low_change_quote", "names_a_line", "quoted_turns", "value_turned"]
+__all__ = ["FLOOR_APART_EXAMPLE", "FLOOR_EXAMPLE", "KIND_ROWS", "NOTE_ROWS", "bound_loosened", "danger_line", "lone_turn", "low_change_apart", "low_change_quote", "names_a_line", "quoted_turns", "value_turned"]
 
 # The code kinds a slipped line changes the meaning of (not tests' own code, docs prose, data or build files: other
 # readers read those by their lines, and a quote there is more often a sentence or a value than a behaviour).
@@ -66,17 +66,28 @@ _SMALL_EDIT = re.compile(r"edit \(\+\d+/-\d+\): ")
 # refusing clause made ``continue``, wrapt's truth test, web-push-php's padding, csvs-to-sqlite's bad lines skipped); on
 # ordinary history it raised 11 of 2,988 commits low → medium (bench/LEDGER.md, round 110). A longer edit's pick is one
 # line of many.
-_SHORT_NOTABLY = re.compile(r"edit \(\+(?P<a>\d+)/-(?P<r>\d+)\), notably (?:in [^:]+: )?(?!removed: |added: )")
+_SHORT_NOTABLY = re.compile(r"edit \(\+(?P<a>\d+)/-(?P<r>\d+)\), notably (?:(?P<scope>in [^:]+): )?(?!removed: |added: )")
 _SHORT = 12
 
 
 def _short_pick(reason: str, c: FileChange) -> bool:
     """Whether ``reason`` picks out one line turned into one line: each side of its "A → B" inside a single changed line of
     its side (a few lines rewritten as one, ``if bad; then return 1 fi`` → ``bad && return 1``, are joined by the pick)."""
-    if (m := _SHORT_NOTABLY.match(reason)) is None or int(m.group("a")) > _SHORT or int(m.group("r")) > _SHORT or " → " not in reason:
+    if (m := _SHORT_NOTABLY.match(reason)) is None or " → " not in reason:
         return False
     old, _, new = reason[m.end():].partition(" → ")
+    if int(m.group("a")) > _SHORT or int(m.group("r")) > _SHORT:
+        # a longer edit's pick stands when it is a check function's condition turned (round 112, held-out 291's psatoken:
+        # ``if l != 32 && l != 48 && l != 64 {`` → ``if l < 32 {`` in ``ValidatePSAHashType()``, beside 24 new lines)
+        if not (_CHECK_SCOPE.match(reason[m.start("scope"):m.end()] if m.group("scope") else "") and _CONDITION.match(old.strip("… "))
+                and _CONDITION.match(new.strip("… "))):
+            return False
     return (any(old.strip("… ") in line for line in c.removed_lines) and any(new.strip("… ") in line for line in c.added_lines))
+
+
+# A function whose name says it decides what passes, and a condition's line.
+_CHECK_SCOPE = re.compile(r"in (?:\w+[.:])*(?:_*(?:is_?)?(?i:valid|verif|check|sanitiz|authori[sz]|authenticat|permit|allow|guard|ensure|assert))\w*\(")
+_CONDITION = re.compile(r"(?:\}\s*else\s+)?(?:if|elif|elsif|unless|guard|when)\b|(?:else\s+)?if\s*\(")
 
 
 # The rows whose reason says what a file IS — its kind, path, size or a word on its lines (leading_lines.WORD_RULES),
@@ -105,7 +116,7 @@ def quoted_turns(assessed: Sequence[FileChange], quiet: frozenset[str] = frozens
     every_low = all(c.risk == "low" for c in assessed)
     written: dict[str, set[str]] | None = None  # path -> the names its added lines write, read once when a lone turn asks
     for c in assessed:
-        if c.risk == "low" and file_kind(c.path) == "data" and c.path not in quiet and (bound := bound_loosened(c, asked)):
+        if c.risk == "low" and file_kind(c.path) == "data" and c.path not in quiet and (bound := bound_loosened(c, asked) or danger_line(c)):
             found[c.path] = bound
             continue
         if c.risk == "low" and file_kind(c.path) == "docs" and c.path not in quiet and (sample := sample_turned(c) or page_line(c)):
@@ -123,7 +134,7 @@ def quoted_turns(assessed: Sequence[FileChange], quiet: frozenset[str] = frozens
             if (leading_line(c.path, c.added_lines, c.removed_lines) or "").startswith(_TURN_QUOTES):
                 quote = next((r for r in reversed(c.reasons) if _SMALL_EDIT.match(r)), None)
         if quote is None and c.path not in quiet:
-            quote = value_turned(c, asked)
+            quote = value_turned(c, asked) or danger_line(c)
         if quote is None and _LEADING not in said and every_low:
             # a short edit's description that picks a turned line out is that quote (round 110), where no reading above
             # quoted the turn itself ("turns: A → B" names more of both lines than the description's pick), in a change
@@ -211,8 +222,11 @@ def value_turned(c: FileChange, asked: frozenset[str] = frozenset()) -> str | No
                 best = (weight, old, new)
     if best is not None and turned <= _SWEEP:
         return "turns: " + paired(best[1], best[2])
-    # A lone element line taken out of a list, the file's whole edit: no pair to read.
-    if not c.added_lines and len(c.removed_lines) == 1 and _LONE_ELEMENT.fullmatch(gone := c.removed_lines[0]):
+    # A lone element line taken out of a list, the file's whole edit: no pair to read. Or put for another when it named a
+    # privilege (round 112, held-out 284's django-rest-registration: ``'is_superuser',`` → ``'last_login',`` among the fields
+    # a user may not set; the two lines too unlike to pair).
+    if len(c.removed_lines) == 1 and _LONE_ELEMENT.fullmatch(gone := c.removed_lines[0]) and (not c.added_lines or (
+            len(c.added_lines) == 1 and _LONE_ELEMENT.fullmatch(c.added_lines[0]) and _PRIVILEGED.search(gone) and not _PRIVILEGED.search(c.added_lines[0]))):
         return f"removes: {gone.strip()}"
     return None
 
@@ -236,6 +250,16 @@ _VERSION_TEXT = re.compile(r"\s*[=^~<>v]*\s*\d+(?:\.\d+)*(?:[-+.]?[\w.]+)?\s*")
 _LOGIC = re.compile(r"[=!]==?|<=|>=|&&|\|\||\bnot\b|(?<![\w)\]])!")
 
 
+# A role's check made a presence check in a sample (round 112, held-out 276's good_job: ``->(user) { user.admin? }`` →
+# ``{ user.present? }``, the dashboard's mount open to every signed-in user): names alone turned, yet the one taken out
+# is a privilege's and the one put in any user's.
+_PRIVILEGED = re.compile(r"(?i)admin|superuser|staff|owner|moderator|role|permi(?:t|ssion)|authori[sz]|verified")
+# A fixed value made one the input chooses (held-out 294's jose: ``verify($key, 'RS256')`` → ``verify($key,
+# $jwt->header['alg'])``, the token naming its own algorithm): a literal gone, a read of a request, header or token put in.
+_INPUT_READ = re.compile(r"(?i)\b(?:headers?|params|query|request|req|input|body|payload|claims|args|argv|environ|getenv|cookies?)\b\s*[\[.(]|\$_(?:GET|POST|REQUEST|COOKIE|SERVER)\b")
+_ANYONE = re.compile(r"(?i)present\??|exists\??|any\??|user|logged_?in\??|signed_?in\??|authenticated\??|active\??")
+
+
 def _sample_turn(old: str, new: str) -> bool:
     old, new = sample_code(old), sample_code(new)
     ops = changed(old, new)
@@ -249,7 +273,9 @@ def _sample_turn(old: str, new: str) -> bool:
         return not all(_VERSION_TEXT.fullmatch(text[1:-1]) for text in {*_LITERAL_RE.findall(old)} ^ {*_LITERAL_RE.findall(new)})
     # A value put in, taken out or made another: a switch, a null, a literal; or what a condition decides by. A number
     # alone is a sample's example value (a limiter's ``consume(ip, 2)`` → ``3``); a bound's is the value readers'.
-    return any(t.lower() in _VALUE_WORDS or t in _QUOTES for t in tokens) or _LOGIC.findall(old) != _LOGIC.findall(new)
+    return any(t.lower() in _VALUE_WORDS or t in _QUOTES for t in tokens) or _LOGIC.findall(old) != _LOGIC.findall(new) or any(
+        _PRIVILEGED.search(x) and _ANYONE.fullmatch(y) for tag, a, b in ops if tag == "replace" for x, y in zip(a, b)) or (
+        bool(set(_LITERAL_RE.findall(old)) - set(_LITERAL_RE.findall(new))) and len(_INPUT_READ.findall(new)) > len(_INPUT_READ.findall(old)))
 
 
 def sample_turned(c: FileChange) -> str | None:
@@ -289,6 +315,35 @@ def page_line(c: FileChange) -> str | None:
     # sample is an example's value, a bound-named one lowered is what readers copy (one of the 220, none of ordinary history)
     return page_danger(c.added_lines, c.removed_lines) or (
         bound_loosened(replace(c, added_lines=added, removed_lines=removed)) if added and removed else None)
+
+
+# A config's or a code file's new line that brings a danger word a page's would (round 112): held-out 282's swtpm spec file
+# ``%attr( 777, …)``, 281's Maven repository over http in a site's template, an ``openapi-core`` default made
+# ``validate_spec=False``: data and code files no reader above quoted. Read on the 1,145 commits of ordinary history left low
+# (sets 43–52's repositories): no data file hit, and in code only what this leaves out — a reference link in a comment, a
+# database's ``.Exec()`` read as request input (code's own calls are the pattern readers'). Of the 244 blind first runs of
+# sessions 48–52 left low, it raises five.
+_CODE_DANGERS = frozenset({"shell", "every_address", "protection_off", "world_writable", "key_readable", "weak", "literal_secret",
+                           "logged_secret", "moving_script", "cwd_path", "everyone", "host_root", "extra_index", "default_allow", "exec_stack"})
+
+
+_CREDENTIAL_STORE = re.compile(r"(?:^|[\s/'\"=~])\.(?:ssh|gnupg|aws|netrc|pgpass|kube|git-credentials|docker/config\.json)(?![\w.-])|\bid_(?:rsa|ed25519|ecdsa|dsa)\b")
+_QUOTE_CHARS = 120
+
+
+def danger_line(c: FileChange) -> str | None:
+    """"a config line / a code line <teaches>: <the line>" for a data or code file's new line that brings a page's danger
+    word (relay.review.page_dangers; above); comments are no code."""
+    if file_kind(c.path) == "data":
+        # a credential store named on a config's new line (held-out 287's mackup: ``.ssh`` put among the files an app's
+        # settings sync); a page names ``~/.ssh`` in every setup guide, and an ignore file's entry keeps it out
+        if not c.path.rsplit("/", 1)[-1].endswith("ignore") and (
+                store := next((line for line in c.added_lines if _CREDENTIAL_STORE.search(line) and not any(
+                    _CREDENTIAL_STORE.search(gone) for gone in c.removed_lines)), None)):
+            return f"a config line names a credential store (keys, tokens): {squeezed(store)[:_QUOTE_CHARS]}"
+        return page_danger(c.added_lines, c.removed_lines, where="a config line")
+    added, removed = ([line for line in side if not _COMMENT.match(line)] for side in (c.added_lines, c.removed_lines))
+    return page_danger(added, removed, _CODE_DANGERS, where="a code line", names=False)
 
 
 def bound_loosened(c: FileChange, asked: frozenset[str] = frozenset()) -> str | None:

@@ -31,7 +31,7 @@ from relay.review.apart_edits import (_MOST_APART, _QUOTE_NEW, _QUOTE_OLD, Apart
 from relay.review.file_kinds import file_kind
 from relay.review.small_edits import centred, cut, one
 
-__all__ = ["apart_and_odd_edits", "drops_call", "name_swapped_only", "odd_edits", "prose_or_layout_only", "quiet_apart", "rewrapped_only", "asserts_only"]
+__all__ = ["apart_and_odd_edits", "drops_call", "name_swapped_only", "odd_edits", "opposite_names", "prose_or_layout_only", "quiet_apart", "rewrapped_only", "asserts_only"]
 
 _CALL_RE = re.compile(r"([A-Za-z_][\w.:]*)\s*\(")
 _TOKEN_RE = re.compile(r"\w+|[^\w\s]")
@@ -112,7 +112,29 @@ def name_swapped_only(found: Apart) -> bool:
     at = differ[0]
     pair = (old[at], new[at])
     called = at + 1 < len(new) and new[at + 1] in ("(", ".", ":")
-    return called and all(t[0].isalpha() or t[0] == "_" for t in pair) and not {t.lower() for t in pair} & _VALUE_WORDS
+    return called and all(t[0].isalpha() or t[0] == "_" for t in pair) and not {t.lower() for t in pair} & _VALUE_WORDS and not opposite_names(*pair)
+
+
+# Round 112: a name put for its opposite is no rename — the other of a pair the language's own words make (held-out 290's
+# loom: ``try_acquire_write_lock`` → ``try_acquire_read_lock`` in ``try_write``, read as one name for another and left a
+# note). An API renamed keeps what it does; a read for a write, a min for a max, an encrypt for a decrypt does the other.
+_OPPOSITES = {frozenset(pair) for pair in (
+    ("read", "write"), ("min", "max"), ("lower", "upper"), ("allow", "deny"), ("accept", "reject"), ("enable", "disable"),
+    ("encrypt", "decrypt"), ("lock", "unlock"), ("open", "close"), ("before", "after"), ("start", "end"), ("first", "last"),
+    ("grant", "revoke"), ("public", "private"), ("inc", "dec"), ("increment", "decrement"), ("add", "remove"), ("add", "sub"),
+    ("push", "pop"), ("left", "right"), ("success", "failure"), ("encode", "decode"), ("sign", "verify"), ("include", "exclude"),
+    ("shared", "exclusive"), ("safe", "unsafe"), ("secure", "insecure"), ("strict", "lenient"), ("all", "any"))}
+_NAME_WORD_RE = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
+
+
+def opposite_names(old: str, new: str) -> bool:
+    """Whether ``new`` is ``old`` with one word put for its opposite (``try_acquire_write_lock`` → ``…read_lock``,
+    ``getMaxValue`` → ``getMinValue``)."""
+    a, b = ([w.lower() for w in _NAME_WORD_RE.findall(name)] for name in (old, new))
+    if len(a) != len(b):
+        return False
+    differ = [(x, y) for x, y in zip(a, b) if x != y]
+    return len(differ) == 1 and frozenset(differ[0]) in _OPPOSITES
 
 
 # Round 35: a run a formatter re-wrapped (rustfmt, black, prettier) keeps its tokens: only the whitespace between them

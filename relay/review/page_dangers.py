@@ -18,7 +18,9 @@ token, auth, cookie, hash) are not read: a page about them says them on every li
 A word counts only where the edit put it: a class's matched text also on the page's removed lines (a line reflowed,
 moved, a link's text edited) is the page as it was. Release notes are not read (they tell what changed, in its words).
 Read by the floor (relay.review.low_change_floor): a change otherwise low whose page adds such a line is worth a look,
-the line quoted with what it teaches.
+the line quoted with what it teaches. Round 112 reads a config's and a code file's new lines the same way (a spec file's
+``%attr( 777, …)``, ``validate_spec=False``), code by the classes its pattern readers leave (no plain http, no request
+input) and without a danger word as a name's part (Swift's ``UnsafeMutablePointer`` is the language's idiom).
 """
 
 from __future__ import annotations
@@ -32,17 +34,19 @@ __all__ = ["page_danger"]
 
 # Hosts a plain-http URL names without any transfer: the machine itself, documentation's reserved names, XML namespaces,
 # schema identifiers and licences (never fetched).
-_QUIET_HOSTS = (r"localhost\b|127\.\d|0\.0\.0\.0|\[::1\]|(?:www\.)?example\.(?:com|org|net)\b|(?:www\.|dev\.)?w3\.org\b|"
+_QUIET_HOSTS = (r"localhost\b|127\.\d|0\.0\.0\.0|\[::1\]|[\w./-]+\.(?:dtd|xsd)\b|(?:www\.)?example\.(?:com|org|net)\b|(?:www\.|dev\.)?w3\.org\b|"
                 r"(?:www|maven)\.apache\.org/(?:licenses|POM|xsd)\b|json-schema\.org\b|purl\.org\b|schemas\.|xmlns\.|ns\.adobe\.com\b|"
                 r"mozilla\.org/MPL\b|opensource\.org\b|www\.gnu\.org\b|creativecommons\.org\b")
 # What a link downloads rather than shows: code, a package, a key or certificate.
 _DOWNLOADED = r"\.(?:js|mjs|sh|ps1|py|rb|jar|whl|tgz|tar\.gz|zip|exe|msi|deb|rpm|apk|dmg|pem|crt|asc|gpg)"
 # A secret's value that is a placeholder a reader replaces, not a key.
-_PLACEHOLDER = re.compile(r"(?i)your|xxx|example|change.?me|dummy|fake|sample|placeholder|redacted|pass(?:word|wd)?|secret\b|\btest|"
-                          r"foo|bar\b|0{8}|1234|abcdef|a1b2c3|\*\*\*|\.\.\.|[<>{}$%/]|^[\"'][a-z_]+(?:\.[a-z_]+)+[\"']$")
+_PLACEHOLDER = re.compile(r"(?i)^[\"']urn:|your|xxx|example|change.?me|dummy|fake|sample|placeholder|redacted|pass(?:word|wd)?|secret\b|\btest|"
+                          r"foo|bar\b|0{8}|1234|abcdef|a1b2c3|\*\*\*|\.\.\.|[<>{}$%/]|^[\"'][a-z_]+(?:\.[a-z_]+)+[\"']$|"
+                          r"^[\"'][a-z]+(?:_[a-z]+)+[\"']$")
 # A long hex literal that names no secret: a public key, a digest, an id.
-_NOT_SECRET_HEX = re.compile(r"(?i)public|pub_?key|hash|digest|sha\d*|\b(?:sub|sid|jti|kid|id)\b|fingerprint|checksum|commit")
+_NOT_SECRET_HEX = re.compile(r"(?i)public|pub_?key|hash|digest|sha\d*|\b(?:sub|sid|jti|kid|id)\b|key_?ids?\b|fingerprint|checksum|commit")
 _TEXT = re.compile(r"\"[^\"\n]*\"|'[^'\n]*'")
+_NAMES_A_PASSWORD = re.compile(r"(?i)password|passwd|secret|credential")
 _SECRET_NAME = r"(?:password|passwd|pwd|secret|token|api[_-]?key|private[_-]?key|seed)\w*"
 
 # (class, what the page then teaches, pattern). One line's first class decides its quote.
@@ -62,7 +66,12 @@ _CLASSES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
         r"\b\w*?(?:verif|validat|ssl|tls|hmac)\w*\s*\(\s*(?:false|none|nil|null)\s*\)|"
         r"\b\w*(?:verifier|validator)\w*\s*\(\s*\(?[\w\s,]*\)?\s*(?:->|=>)\s*true\b|\b(?:accept|trust|permit)_?all\w*|\b(?:AutoAddPolicy|InsecureIgnoreHostKey)\b|StrictHostKeyChecking\W{1,3}no\b|"
         r"\b(?:disable[sd]?|off)\b[^.;\n]{0,30}\b(?:ssl|tls|verif\w*|csrf|xsrf|hmac|validation|encryption|escaping|sanitiz\w*)\b|"
-        r"\bdev_?tools?\w*[\"']?\s*(?:[:=]|=>)\s*true\b")),
+        r"\bdev_?tools?\w*[\"']?\s*(?:[:=]|=>)\s*true\b|"
+        # a protected branch opened to force pushes (held-out 289's astroid release guide)
+        r"\ballow\w*\W{0,3}force[- _]?push|"
+        # a peer's certificate not checked by name (held-out 297's ``bundle config set --global ssl_verify_mode 0``), and a
+        # bearer token let into a URL's query (297's ``allowBearerTokensInQueryString: true``: logs and referrers keep URLs)
+        r"\b(?:VERIFY_NONE|CERT_NONE)\b|\bssl_verify_mode\W{1,4}0\b|\ballow\w*(?:token|secret|password|credential)s?\w*in_?(?:the_?)?(?:query|url)\w*[\"']?\s*(?:[:=]|=>)\s*true\b")),
     ("world_writable", "makes files world-writable", re.compile(
         r"(?i)\bchmod\s+(?:-\w+\s+)*(?:[0-7]?[0-7][0-7][2367]\b|[ao]?\+w\b|a=rwx)|\b(?:0o?)?777\b")),
     ("key_readable", "lets others read a key", re.compile(
@@ -76,7 +85,10 @@ _CLASSES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
         r"(?i)\b(?:seed|key|secret|token|salt|nonce)\w*\s*=[^;\n]*\bDate\.now\(\)|\b(?:md5|rc4|ecb)\s*\(|[\"'](?:md5|rc4|ecb)[\"']|\.(?:md5|rc4|ecb)\b|\b(?:md5|rc4|ecb)\.|\bMath\.random\(|\bmt_rand\(|\brand\(\)|\bnew\s+Random\(|java\.util\.Random\b")),
     ("literal_secret", "writes a literal secret or key", re.compile(
         rf"(?i){_SECRET_NAME}[\"']?\s*(?:[:=,(]|=>)\s*(?:[\w.]+\()?(?P<v>[\"'][^\"'\s]{{12,}}[\"'])|"
-        r"(?P<h>[\"'](?:[0-9a-f]{24,39}|[0-9a-f]{41,64})[\"'])|(?P<c>(?:password|passwd|pass|pwd|secret)\w*\s*===?\s*[\"'][^\"'\s]{6,}[\"'])|(?P<u>(?:[\"']|://)[\w.-]+:[^\"'\s@/]{6,}@)")),
+        r"(?P<h>[\"'](?:[0-9a-f]{24,39}|[0-9a-f]{41,64})[\"'])|(?P<c>(?:password|passwd|pass|pwd|secret)\w*\s*===?\s*[\"'][^\"'\s]{6,}[\"'])|(?P<u>(?:[\"']|://)[\w.-]+:[^\"'\s@/]{6,}@)|"
+        # a password's shape (upper, lower, digit and a sign) on a line that names one, wherever it stands (held-out 295's
+        # digest: ``opt.Username, opt.Password = "admin", "Pr0d-D1gest-2024!"``)
+        r"(?<=[\s,=(])(?P<s>[\"'](?![^\"'\s]*(?:://|@))(?-i:(?=[^\"'\s]*[A-Z])(?=[^\"'\s]*[a-z]))(?=[^\"'\s]*\d)(?=[^\"'\s]*[^\w\"'\s])[^\"'\s]{10,64}[\"'])")),
     ("logged_secret", "writes a secret to a log", re.compile(
         r"(?i)\b(?:console\.(?:log|info)|print(?:ln|f)?|puts|error_log|log(?:ger)?\.\w+)\s*\([^)\n]*(?:\b|(?<=[a-z_]))(?:secret|password|passwd|private[_ ]?key)\b")),
     ("moving_script", "loads a script from a moving branch", re.compile(r"(?i)<script[^>]+src=[\"'][^\"']*@(?:main|master|latest)\b")),
@@ -90,6 +102,11 @@ _CLASSES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
         r"(?i:allow(?:ed)?_?origins?\w*)\W{1,6}(?:Arrays\.asList\(|List\.of\()?[\"']\*[\"']")),
     ("host_root", "gives the host's root or full privileges", re.compile(r"(?i)--privileged\b|\s-v\s+/:|=/:rw\b")),
     ("extra_index", "adds a second package index (a name can resolve there first)", re.compile(r"(?i)--extra-index-url\b")),
+    # a stack made executable (held-out 299's XKCP: an assembly file's ``.note.GNU-stack`` section given the ``"x"`` flag)
+    ("exec_stack", "makes the stack executable", re.compile(r"\.note\.GNU-stack\s*,\s*\"[a-z]*x[a-z]*\"|-z\s*,?\s*execstack\b|\bexecstack\s+-s\b")),
+    # a filter's default made "let through" (held-out 278's kafel: a seccomp policy's ``DEFAULT KILL`` → ``DEFAULT ALLOW``)
+    ("default_allow", "lets through whatever no rule names (a default of allow)", re.compile(
+        r"\bDEFAULT\s+ALLOW\b|(?i:\bdefault[_-]?(?:action|policy)\W{1,4}(?:allow|accept)\b|\bSCMP_ACT_ALLOW\b|\s-P\s+(?:INPUT|FORWARD)\s+ACCEPT\b)")),
 )
 
 
@@ -98,32 +115,45 @@ _CODE_ONLY = frozenset({"http", "request_input", "weak"})
 _IN_CODE = re.compile(r"[`\"'=]\s*\S*$")
 
 
-def _hits(line: str) -> list[tuple[str, str, re.Match[str]]]:
+# A danger word as a name's part: in a page it names what a sample turns off; in code it is also the language's own idiom
+# (Swift's ``UnsafeMutablePointer``, Rust's ``UnsafeCell``), so code reads only the switches.
+_NAME_PART = frozenset({"insecure", "unsafe", "dangerous", "dangerously", "unverified"})
+
+
+def _hits(line: str, classes: frozenset[str] | None = None, names: bool = True) -> list[tuple[str, str, re.Match[str]]]:
     found = []
     for name, says, pattern in _CLASSES:
+        if classes is not None and name not in classes:
+            continue
         for m in pattern.finditer(line):
-            if name == "literal_secret" and (_PLACEHOLDER.search(m.group("v") or m.group("h") or (m.group("u") or "").lstrip(":/") or m.group("c").split("=")[-1])
+            if not names and name == "protection_off" and m.group().lower() in _NAME_PART:
+                continue
+            if name == "literal_secret" and (_PLACEHOLDER.search(m.group("v") or m.group("h") or m.group("s") or (m.group("u") or "").lstrip(":/") or m.group("c").split("=")[-1])
                                              or (m.group("h") and _NOT_SECRET_HEX.search(line))):
                 continue
+            if name == "literal_secret" and m.group("s") and not _NAMES_A_PASSWORD.search(line):
+                continue  # a password's shape, on a line that names none
             if name == "logged_secret" and not pattern.search(_TEXT.sub('""', line[m.start():])):
                 continue  # the word is the message's ("Password valid"), not a value logged
             found.append((name, says, m))
     return found
 
 
-def page_danger(added: Sequence[str], removed: Sequence[str]) -> str | None:
+def page_danger(added: Sequence[str], removed: Sequence[str], classes: frozenset[str] | None = None, where: str = "a docs page",
+                names: bool = True) -> str | None:
     """"a docs page … <teaches>: <the line>" for the first added line of a page that brings a danger word the page's
-    removed lines did not hold (above); None when none does."""
+    removed lines did not hold (above); None when none does. ``classes``: the classes read (all by default); ``where``: what
+    the quote calls the file; ``names``: whether a danger word as a name's part counts (not in code)."""
     gone_lines = {line.strip() for line in removed[:400]}
-    had = {(name, m.group().lower()) for line in removed[:400] for name, _, m in _hits(line)}
+    had = {(name, m.group().lower()) for line in removed[:400] for name, _, m in _hits(line, classes, names)}
     for line in added[:400]:
         if not line.strip() or line.strip() in gone_lines or len(line) > 400:
             continue
-        for name, says, m in _hits(line):
+        for name, says, m in _hits(line, classes, names):
             # a code line's trailing comment is no sentence around it (held-out 288's mdx: ``… location.search … // To do: …``)
             if name in _CODE_ONLY and looks_like_prose(TRAILING_COMMENT_RE.sub("", line)) and not _IN_CODE.search(line[:m.start()]) \
                     and not m.group().startswith("]("):
                 continue  # a sentence's link or mention ("obtain one at http://…", "into ``request.POST``"), not what it runs
             if (name, m.group().lower()) not in had:
-                return f"a docs page {says}: {window(line, m.start(), m.end(), 100)}"
+                return f"{where} {says}: {window(line, m.start(), m.end(), 100)}"
     return None

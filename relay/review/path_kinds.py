@@ -203,6 +203,9 @@ CODE_EXTS = frozenset(
     + "y yy ypp l ll lex rl g4 peg leg re2c jison lalrpop".split()
     # Python under a server's own extension (round 106: python-stdnum's online_check/stdnum.wsgi, blind 196) and Windows'.
     + "wsgi pyw".split()
+    # Code included into code: C's and PHP's ``.inc``, C++'s inline and template bodies, CUDA (round 112: held-out 299's
+    # XKCP ``KeccakSponge.inc``, its rate check's ``||`` made ``&&``, was read as data and no line reader saw it).
+    + "inc inl ipp tcc cu cuh".split()
 )
 _DOC_EXTS = frozenset("md markdown rst adoc asciidoc txt rdoc org textile pod tex msg".split())
 _DOC_NAMES = (
