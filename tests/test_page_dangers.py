@@ -58,6 +58,13 @@ _SLIPS = {
     "bundler's verify mode zero": ("Behind the proxy, run `bundle config set ssl_verify_mode 0` once.", "protection off"),
     "a bearer token let into the query": ("    allowBearerTokensInQueryString: true,", "protection off"),
     "an executable stack": ('    .section .note.GNU-stack,"x",@progbits', "executable"),
+    "an install mode others write": ("    sudo install -Dm 666 contrib/tool.conf -t /etc", "world-writable"),
+    "a key in hex beside an id": ('    psk := &Psk{ID: []byte("app"), Key: []byte("9c2e7f3b1e5a2d8f4b6c0e1a3d5f7b9c")}', "literal secret"),
+    "a workspace's trust given false": ('Set `"security.workspace.trust.enabled": false` in your user settings.', "protection off"),
+    "the platform's guard off": ("    sudo spctl --master-disable", "protection off"),
+    "a prompt before deleting off": ("    set confirm_on_delete never", "protection off"),
+    "a worker script from a moving version": ("    workerURL: 'https://unpkg.com/widget@latest/dist/widget_worker.js'", "moving"),
+    "an origin pattern open at its front": ('    "origin" => ["*acme.dev*"],', "everyone"),
 }
 
 # (the line a page gains) that teaches none of it
@@ -94,6 +101,11 @@ _NEAR = {
     "a certificate required": "    context.verify_mode = ssl.CERT_REQUIRED",
     "a token in a header": "    allowBearerTokensInHeader: true,",
     "a stack kept unexecutable": '    .section .note.GNU-stack,"",@progbits',
+    "an install mode only the owner writes": "    sudo install -Dm 644 contrib/tool.conf -t /etc",
+    "an id in hex": '    "id": "9c2e7f3b1e5a2d8f4b6c0e1a3d5f7b9c",',
+    "a workspace trusted": 'Set `"security.workspace.trust.enabled": true` to be asked once per folder.',
+    "a latest release's download": "    curl -L https://github.com/acme/tool/releases/latest/download/tool.tar.gz | tar xz",
+    "a subdomain pattern": '    "origin" => ["*.acme.dev"],',
     "a URN named a token": "    const AC_TOKEN = 'urn:oasis:names:tc:SAML:2.0:ac:classes:TimeSyncToken';",
     "a sentence about a protection": "CSRF protection is on by default for every form.",
 }

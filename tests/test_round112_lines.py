@@ -143,3 +143,25 @@ def test_code_included_into_code_is_read_as_code(path: str) -> None:
     old, new = "    if ((rate <= 0) || (rate > width) || ((rate % 8) != 0))", "    if ((rate <= 0) || (rate > width) && ((rate % 8) != 0))"
     found = assess(rule_lines(fc(path, [new], [old])), RiskContext())
     assert file_kind(path) == "source" and found.risk != "low" and "&&" in found.reasons[0], found
+
+
+@pytest.mark.parametrize(("line", "read"), [
+    ("    await conn.execute(f'SET search_path TO {schema}, public')", True),  # held-out 300's pgvector
+    ('    cur.execute(f"DROP TABLE {name}")', True),
+    ("    print(f'Create table {name} failed')", False),  # a message's words
+    ("    await conn.execute('SET search_path TO public')", False),  # nothing put in
+])
+def test_a_statement_built_from_text_is_read_as_sql(line: str, read: bool) -> None:
+    found = assess(rule_lines(fc("app/db.py", [line], [])), RiskContext())
+    assert (found.risk == "high" and "SQL" in found.reasons[0]) is read, found
+
+
+@pytest.mark.parametrize(("old", "new", "read"), [
+    ("isIp.v6 = string => ipRegex.v6({exact: true}).test(string);", "isIp.v6 = string => ipRegex.v6().test(string);", True),
+    ("const doc = parse(text, {strict: true});", "const doc = parse(text);", True),
+    ("const doc = parse(text, {strict: true});", "const doc = parse(text, {strict: true, depth: 2});", False),  # kept
+    ("const doc = parse(text, {strict: false});", "const doc = parse(text);", False),  # a loose match was asked already
+])
+def test_a_matchs_exactness_dropped_is_read(old: str, new: str, read: bool) -> None:
+    found = assess(rule_lines(fc("index.js", [new], [old])), RiskContext())
+    assert (found.risk != "low" and "exact or strict" in found.reasons[0]) is read, found

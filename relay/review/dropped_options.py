@@ -55,9 +55,12 @@ _MEMBERS: tuple[tuple[str, re.Pattern[str]], ...] = (
     # a timeout's own value, not a flag about one ("hasTimeout: o.Timeout > 0"), nor "no timeout" set (0, false, None)
     ("a timeout (no time limit)", re.compile(_OPTION.format(r"(?!has|is|show|use|with|should|no_?)\w*timeout|time_?limit|deadline")
                                              + r"(?!\s*(?:0|false|False|None|nil|null)\s*[,;)}]?\s*$)")),
+    # a match made whole-string or strict (round 112, held-out 306's is-ip: ``ipRegex.v6({exact: true})`` → ``ipRegex.v6()``,
+    # any string holding an address now passes as one)
+    ("exact or strict matching (a partial match passes)", re.compile(_OPTION.format(r"exact|strict|full_?match|anchored") + r"\s*(?:true|True|1)\b")),
 )
 _SCREEN_MEMBERS = re.compile(r"(?i)excl|create_new|open|wx|nofollow|noopener|noreferrer|http_?only|same_?site|secure|:safe|--|limit|max|timeout|deadline|"
-                             r"engine|escape")
+                             r"engine|escape|exact|strict|full_?match|anchored")
 # A line that is one member of a set: a list item, an object's key, a chained call, a pushed value.
 _PUSH_RE = re.compile(r"^\s*[\w$.]+\.(?:push|append|insert|add|unshift)\s*\(")
 _MEMBER_LINE_RE = re.compile(r"^\s*(?:[\w$.]+\.(?:push|append|insert|add)\s*\(.*\)\s*;?|\.\w+\s*\(.*\)\s*[;?]?\s*|['\"]?[\w$-]+['\"]?\s*[:=]\s*[^;{}]*,?|"

@@ -71,9 +71,15 @@ _CLASSES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
         r"\ballow\w*\W{0,3}force[- _]?push|"
         # a peer's certificate not checked by name (held-out 297's ``bundle config set --global ssl_verify_mode 0``), and a
         # bearer token let into a URL's query (297's ``allowBearerTokensInQueryString: true``: logs and referrers keep URLs)
+        # a platform's own guard switched off (297's sqlean ``spctl --master-disable``), a workspace's trust or a security
+        # feature given false (304's jupytext ``"security.workspace.trust.enabled": false``), a prompt before deleting off
+        r"\bspctl\s+--(?:master|global)-disable\b|\bsetenforce\s+0\b|\bcsrutil\s+disable\b|\bSELINUX=disabled\b|"
+        r"[\"']?[\w.]*(?:secur|trust|protect|sandbox)[\w.]*\.?enabled?[\"']?\s*(?:[:=]|=>)\s*(?:false|off|no|0)\b|\bconfirm\w*\W{1,3}(?:never|off|false)\b|"
         r"\b(?:VERIFY_NONE|CERT_NONE)\b|\bssl_verify_mode\W{1,4}0\b|\ballow\w*(?:token|secret|password|credential)s?\w*in_?(?:the_?)?(?:query|url)\w*[\"']?\s*(?:[:=]|=>)\s*true\b")),
     ("world_writable", "makes files world-writable", re.compile(
-        r"(?i)\bchmod\s+(?:-\w+\s+)*(?:[0-7]?[0-7][0-7][2367]\b|[ao]?\+w\b|a=rwx)|\b(?:0o?)?777\b")),
+        r"(?i)\bchmod\s+(?:-\w+\s+)*(?:[0-7]?[0-7][0-7][2367]\b|[ao]?\+w\b|a=rwx)|\b(?:0o?)?777\b|"
+        # an install's mode (held-out 303's acme-redirect: ``install -Dm 666 … -t /etc``)
+        r"\binstall\s+(?:-\w+\s+)*?(?:-\w*m\s*|--mode[= ])0?[0-7]?[0-7][0-7][2367]\b")),
     ("key_readable", "lets others read a key", re.compile(
         r"(?i)\bchmod\s+(?:-\w+\s+)*[0-7]?[0-7][4-7][4-7]\s+\S*(?:key|\.pem|id_rsa|id_ed25519|secret|credential)")),
     ("request_input", "feeds request or URL input into code, a page or a path", re.compile(
@@ -91,7 +97,10 @@ _CLASSES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
         r"(?<=[\s,=(])(?P<s>[\"'](?![^\"'\s]*(?:://|@))(?-i:(?=[^\"'\s]*[A-Z])(?=[^\"'\s]*[a-z]))(?=[^\"'\s]*\d)(?=[^\"'\s]*[^\w\"'\s])[^\"'\s]{10,64}[\"'])")),
     ("logged_secret", "writes a secret to a log", re.compile(
         r"(?i)\b(?:console\.(?:log|info)|print(?:ln|f)?|puts|error_log|log(?:ger)?\.\w+)\s*\([^)\n]*(?:\b|(?<=[a-z_]))(?:secret|password|passwd|private[_ ]?key)\b")),
-    ("moving_script", "loads a script from a moving branch", re.compile(r"(?i)<script[^>]+src=[\"'][^\"']*@(?:main|master|latest)\b")),
+    ("moving_script", "loads code from a moving branch or version", re.compile(r"(?i)<script[^>]+src=[\"'][^\"']*@(?:main|master|latest)\b|"
+        # code or a binary fetched from a moving version (held-out 304's pica ``unpkg.com/pica@latest/dist/…js``, sqlean's
+        # ``…/latest/sqlean-linux-x86.zip`` where a release was named)
+        rf"https?://[^\s\"'`)]*(?:@(?:latest|main|master)\b|(?<!/releases)/latest/)[^\s\"'`)]*{_DOWNLOADED}\b")),
     ("cwd_path", "puts the current folder on PATH", re.compile(r"(?:^|[\s\"'`=])\.:\$\{?\w*PATH\b|\bPATH=\.:")),
     ("everyone", "grants to everyone", re.compile(
         r"(?i)\b(?:public|everyone|anyone|all\s+users)\b[^.;\n]{0,20}\b(?:permission|access|write|admin|root)\b|"
@@ -99,7 +108,10 @@ _CLASSES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
         # the frameworks' words for "no sign-in needed" (held-out 278's ``roles: IS_AUTHENTICATED_ANONYMOUSLY`` on ``^/api``)
         r"\b(?:IS_AUTHENTICATED_ANONYMOUSLY|PUBLIC_ACCESS|AllowAnonymous|permitAll\(\))|"
         # every origin let in (held-out 290's spring-security docs: ``setAllowedOriginPatterns(Arrays.asList("*"))``)
-        r"(?i:allow(?:ed)?_?origins?\w*)\W{1,6}(?:Arrays\.asList\(|List\.of\()?[\"']\*[\"']")),
+        r"(?i:allow(?:ed)?_?origins?\w*)\W{1,6}(?:Arrays\.asList\(|List\.of\()?[\"']\*[\"']|"
+        # an origin pattern open at its front (held-out 306's cors-middleware ``"origin" => ["*example.com*"]``: any host
+        # ending so, ``evilexample.com`` too; ``*.example.com`` keeps the dot)
+        r"(?i:origins?\w*)[\"']?\s*(?:[:=]|=>)\s*\[?\s*[\"']\*(?![.\"'])")),
     ("host_root", "gives the host's root or full privileges", re.compile(r"(?i)--privileged\b|\s-v\s+/:|=/:rw\b")),
     ("extra_index", "adds a second package index (a name can resolve there first)", re.compile(r"(?i)--extra-index-url\b")),
     # a stack made executable (held-out 299's XKCP: an assembly file's ``.note.GNU-stack`` section given the ``"x"`` flag)
@@ -129,7 +141,7 @@ def _hits(line: str, classes: frozenset[str] | None = None, names: bool = True) 
             if not names and name == "protection_off" and m.group().lower() in _NAME_PART:
                 continue
             if name == "literal_secret" and (_PLACEHOLDER.search(m.group("v") or m.group("h") or m.group("s") or (m.group("u") or "").lstrip(":/") or m.group("c").split("=")[-1])
-                                             or (m.group("h") and _NOT_SECRET_HEX.search(line))):
+                                             or (m.group("h") and _NOT_SECRET_HEX.search(line[max(0, m.start() - 30):m.start()]))):
                 continue
             if name == "literal_secret" and m.group("s") and not _NAMES_A_PASSWORD.search(line):
                 continue  # a password's shape, on a line that names none
