@@ -106,6 +106,7 @@ _NEAR = {
     "a workspace trusted": 'Set `"security.workspace.trust.enabled": true` to be asked once per folder.',
     "a latest release's download": "    curl -L https://github.com/acme/tool/releases/latest/download/tool.tar.gz | tar xz",
     "a subdomain pattern": '    "origin" => ["*.acme.dev"],',
+    "a licence's URL under www": " * @license http://www.opensource.org/licenses/mit-license.html",
     "a URN named a token": "    const AC_TOKEN = 'urn:oasis:names:tc:SAML:2.0:ac:classes:TimeSyncToken';",
     "a sentence about a protection": "CSRF protection is on by default for every form.",
 }

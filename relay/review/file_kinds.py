@@ -186,9 +186,17 @@ def _keep_code(prefixes: tuple[str, ...]) -> Callable[[str], bool]:
             return False
         # A comment that pastes a vendor's credential (``# token: npm_…``) is one committed all the same (relay.core.redact).
         return (not comment_only(text, prefixes) or advisory_words(text) is not None or silencing_comment(text) or sample_in_comment(text)
-                or vendor_secret(text) is not None or says_default(text))  # round 81: "It defaults to REQUIRE" above a default set to USE
+                or vendor_secret(text) is not None or says_default(text)  # round 81: "It defaults to REQUIRE" above a default set to USE
+                or _GUARD_ANNOTATION.search(text) is not None)
 
     return keep
+
+
+# A framework's guard written as a doc comment's annotation (round 113: held-out 312's passman, Nextcloud's ``* @NoAdminRequired``
+# put on a settings controller's method, a comment line no rule read): it decides who may call the method.
+_GUARD_ANNOTATION = re.compile(r"@(?:NoAdminRequired|PublicPage|NoCSRFRequired|NoTwoFactorRequired|PasswordConfirmationRequired|"
+                               r"BruteForceProtection|PermitAll|AllowAnonymous|RolesAllowed|Secured|PreAuthorize)\b")
+
 
 
 def line_filter(path: str) -> Callable[[str], bool]:

@@ -48,7 +48,7 @@ from relay.review.task_reading import named_words
 from relay.review.turned_lines import changed, line_tokens
 from relay.review.rule_row import Example, fc
 
-__all__ = ["FLOOR_APART_EXAMPLE", "FLOOR_EXAMPLE", "KIND_ROWS", "NOTE_ROWS", "bound_loosened", "danger_line", "lone_turn", "low_change_apart", "low_change_quote", "names_a_line", "quoted_turns", "value_turned"]
+__all__ = ["FLOOR_APART_EXAMPLE", "FLOOR_EXAMPLE", "KIND_ROWS", "NOTE_ROWS", "bound_loosened", "danger_line", "dropped_step", "lone_turn", "low_change_apart", "low_change_quote", "names_a_line", "quoted_turns", "value_turned"]
 
 # The code kinds a slipped line changes the meaning of (not tests' own code, docs prose, data or build files: other
 # readers read those by their lines, and a quote there is more often a sentence or a value than a behaviour).
@@ -134,7 +134,7 @@ def quoted_turns(assessed: Sequence[FileChange], quiet: frozenset[str] = frozens
             if (leading_line(c.path, c.added_lines, c.removed_lines) or "").startswith(_TURN_QUOTES):
                 quote = next((r for r in reversed(c.reasons) if _SMALL_EDIT.match(r)), None)
         if quote is None and c.path not in quiet:
-            quote = value_turned(c, asked) or danger_line(c)
+            quote = value_turned(c, asked) or danger_line(c) or dropped_step(c)
         if quote is None and _LEADING not in said and every_low:
             # a short edit's description that picks a turned line out is that quote (round 110), where no reading above
             # quoted the turn itself ("turns: A → B" names more of both lines than the description's pick), in a change
@@ -215,7 +215,11 @@ def value_turned(c: FileChange, asked: frozenset[str] = frozenset()) -> str | No
         # A literal put into a list that holds others (not an argument dropped from a call: ``log('done', user)`` → ``log(user)``).
         element = bool(ops) and all(tag in ("insert", "delete") and _ELEMENT.fullmatch("".join((*a, *b))) for tag, a, b in ops) and \
             bool(_LITERAL_RE.search(min(old, new, key=len)))
-        weight = max(turn, _VALUE_TURN * element)
+        # a strictness's word turned into another (round 113, held-out 310's aenum: ``flag_dict['_boundary_'] = STRICT`` →
+        # ``KEEP``): a name alone turned scores nothing, yet the one taken out said how strict
+        strictness = any(tag == "replace" and {w.lower() for x in a for w in _STRICT.findall(x)} - {w.lower() for y in b for w in _STRICT.findall(y)}
+                         for tag, a, b in ops)
+        weight = max(turn, _VALUE_TURN * element, _VALUE_TURN * strictness)
         if weight >= _VALUE_TURN:
             turned += 1
             if best is None or weight > best[0]:
@@ -329,6 +333,29 @@ _CODE_DANGERS = frozenset({"shell", "every_address", "protection_off", "world_wr
 
 _CREDENTIAL_STORE = re.compile(r"(?:^|[\s/'\"=~])\.(?:ssh|gnupg|aws|netrc|pgpass|kube|git-credentials|docker/config\.json)(?![\w.-])|\bid_(?:rsa|ed25519|ecdsa|dsa)\b")
 _QUOTE_CHARS = 120
+
+
+# A step dropped from a sequence whose siblings stay (round 113): an input no longer hashed (held-out 310's mlkem768:
+# ``h.Write(ctX)`` removed, ``h.Write([]byte(xwingLabel))`` kept — the ciphertext no longer bound into the shared key), and
+# an error once kept now discarded (308's bleve: ``dvReader, err2 = i.DocValueReader(…)`` → ``dvReader, _ = …``).
+_HASH_STEP = re.compile(r"^\s*(?P<recv>[\w.]+)\.(?:Write|update|Update|absorb|Absorb|digest_update|hash_update)\s*\((?P<arg>.+)\)\s*;?\s*$")
+_DISCARDED = re.compile(r"^\s*[\w.]+(?:\s*,\s*[\w.]+)*\s*,\s*_\s*:?=\s*(?P<call>[\w.]+)\(")
+_KEPT_ERROR = r"^\s*[\w.]+(?:\s*,\s*[\w.]+)*\s*,\s*\w*[Ee]rr\w*\s*:?=\s*{}\("
+_STRICT = re.compile(r"(?i)strict|secure|required?|enforced?|verify|verified|deny|reject|forbid\w*")
+
+
+def dropped_step(c: FileChange) -> str | None:
+    """"removes: …" for a hash's input dropped while its other inputs stay, "discards …'s error" for a call whose error the
+    removed side kept (above); None otherwise."""
+    added = {squeezed(line) for line in c.added_lines}
+    for line in c.removed_lines[:400]:
+        if (m := _HASH_STEP.match(line)) and squeezed(line) not in added and any(
+                (n := _HASH_STEP.match(other)) and n["recv"] == m["recv"] for other in c.added_lines[:400]):
+            return f"removes a hash's input: {line.strip()}"
+    for line in c.added_lines[:400]:
+        if (m := _DISCARDED.match(line)) and any(re.match(_KEPT_ERROR.format(re.escape(m["call"])), old) for old in c.removed_lines[:400]):
+            return f"discards the error it kept: {line.strip()}"
+    return None
 
 
 def danger_line(c: FileChange) -> str | None:

@@ -56,7 +56,7 @@ _CLASSES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
     # a prose link's target (``[text](http://…)``) is where a reader clicks, not what a command fetches, unless it is code or a
     # package to download (held-out 278's chroma.js: ``[hosted version](http://unpkg.com/chroma-js@latest/dist/chroma.min.js)``)
     ("http", "points readers at plain http (no TLS)", re.compile(
-        rf"(?i)(?<!\]\()\bhttp://(?!{_QUIET_HOSTS})[\w.-]+|\]\(http://(?!{_QUIET_HOSTS})[^)\s]*{_DOWNLOADED}\)")),
+        rf"(?i)(?<!\]\()\bhttp://(?!(?:www\.)?(?:{_QUIET_HOSTS}))[\w.-]+|\]\(http://(?!(?:www\.)?(?:{_QUIET_HOSTS}))[^)\s]*{_DOWNLOADED}\)")),
     ("every_address", "opens to every address", re.compile(r"(?<![\w.])0\.0\.0\.0(?:/0\b|(?![\w./]))|(?<![\w:])::/0\b")),
     ("protection_off", "turns a protection off", re.compile(
         r"(?i)(?<=[\w.])(?:insecure|unsafe|dangerous(?:ly)?|unverified)|\b(?:insecure|unsafe|dangerous(?:ly)?|unverified)(?=[\w(])|"
