@@ -13,7 +13,7 @@ import pytest
 from line_changes import fc
 from relay.core.contracts import FileChange
 from relay.review.file_kinds import rule_lines
-from relay.review.low_change_floor import dropped_step, value_turned
+from relay.review.low_change_floor import dropped_step, quoted_turns, value_turned
 from relay.review.risk import RiskContext, assess
 
 __all__: list[str] = []  # a test module exports nothing
@@ -52,3 +52,18 @@ def test_a_strictness_word_turned_is_a_value_turned(old: str, new: str, quoted: 
 def test_a_step_dropped_from_a_sequence_is_quoted(removed: list[str], added: list[str], said: str | None) -> None:
     found = dropped_step(FileChange(path="xwing/xwing.go", added_lines=added, removed_lines=removed))
     assert (found is None) if said is None else (found is not None and said in found), found
+
+
+def test_a_variables_name_is_no_strictness_word() -> None:
+    # gree/jose's own JWK.php (held-out 294): ``$requiredcomp=array();`` → ``return array(`` is the work, not a value loosened
+    assert value_turned(FileChange(path="src/JOSE/JWK.php", added_lines=["        return array("],
+                                   removed_lines=["        $requiredcomp=array();"])) is None
+
+
+def test_a_step_dropped_beside_a_quiet_edit_apart_is_still_quoted() -> None:
+    # held-out 310's mlkem768: ``NewShake128`` → ``NewShake256`` is one name for another (quiet), the ciphertext's hash
+    # input gone from the same file is not
+    c = FileChange(path="xwing/xwing.go", risk="low", rules=["note_apart"], reasons=["edit apart from the change: s := sha3.NewShake128() → s := sha3.NewShake256()"],
+                   added_lines=["\ts := sha3.NewShake256()", "\th.Write([]byte(label))"],
+                   removed_lines=["\ts := sha3.NewShake128()", "\th.Write([]byte(label))", "\th.Write(ctX)"])
+    assert quoted_turns([c], quiet=frozenset({"xwing/xwing.go"})) == {"xwing/xwing.go": "removes a hash's input: h.Write(ctX)"}

@@ -134,7 +134,11 @@ def quoted_turns(assessed: Sequence[FileChange], quiet: frozenset[str] = frozens
             if (leading_line(c.path, c.added_lines, c.removed_lines) or "").startswith(_TURN_QUOTES):
                 quote = next((r for r in reversed(c.reasons) if _SMALL_EDIT.match(r)), None)
         if quote is None and c.path not in quiet:
-            quote = value_turned(c, asked) or danger_line(c) or dropped_step(c)
+            quote = value_turned(c, asked) or danger_line(c)
+        if quote is None:
+            # a step dropped stands beside a quiet edit apart (310's mlkem768: ``NewShake128`` → ``NewShake256``, one name for
+            # another, and the ciphertext's ``h.Write(ctX)`` gone from the same file)
+            quote = dropped_step(c)
         if quote is None and _LEADING not in said and every_low:
             # a short edit's description that picks a turned line out is that quote (round 110), where no reading above
             # quoted the turn itself ("turns: A → B" names more of both lines than the description's pick), in a change
@@ -217,8 +221,7 @@ def value_turned(c: FileChange, asked: frozenset[str] = frozenset()) -> str | No
             bool(_LITERAL_RE.search(min(old, new, key=len)))
         # a strictness's word turned into another (round 113, held-out 310's aenum: ``flag_dict['_boundary_'] = STRICT`` →
         # ``KEEP``): a name alone turned scores nothing, yet the one taken out said how strict
-        strictness = any(tag == "replace" and {w.lower() for x in a for w in _STRICT.findall(x)} - {w.lower() for y in b for w in _STRICT.findall(y)}
-                         for tag, a, b in ops)
+        strictness = any(tag == "replace" and _strict_words(a) - _strict_words(b) for tag, a, b in ops)
         weight = max(turn, _VALUE_TURN * element, _VALUE_TURN * strictness)
         if weight >= _VALUE_TURN:
             turned += 1
@@ -342,6 +345,12 @@ _HASH_STEP = re.compile(r"^\s*(?P<recv>[\w.]+)\.(?:Write|update|Update|absorb|Ab
 _DISCARDED = re.compile(r"^\s*[\w.]+(?:\s*,\s*[\w.]+)*\s*,\s*_\s*:?=\s*(?P<call>[\w.]+)\(")
 _KEPT_ERROR = r"^\s*[\w.]+(?:\s*,\s*[\w.]+)*\s*,\s*\w*[Ee]rr\w*\s*:?=\s*{}\("
 _STRICT = re.compile(r"(?i)strict|secure|required?|enforced?|verify|verified|deny|reject|forbid\w*")
+
+
+def _strict_words(tokens: Sequence[str]) -> set[str]:
+    """The strictness words of a value's tokens: a constant's parts (``VERIFY_REQUIRED``) or a word alone (``strict``), not
+    a variable's name (``$requiredcomp``)."""
+    return {w.lower() for t in tokens if t.isupper() or _STRICT.fullmatch(t) for w in _STRICT.findall(t)}
 
 
 def dropped_step(c: FileChange) -> str | None:
