@@ -67,3 +67,8 @@ def test_a_step_dropped_beside_a_quiet_edit_apart_is_still_quoted() -> None:
                    added_lines=["\ts := sha3.NewShake256()", "\th.Write([]byte(label))"],
                    removed_lines=["\ts := sha3.NewShake128()", "\th.Write([]byte(label))", "\th.Write(ctX)"])
     assert quoted_turns([c], quiet=frozenset({"xwing/xwing.go"})) == {"xwing/xwing.go": "removes a hash's input: h.Write(ctX)"}
+
+
+def test_a_dicts_update_is_no_hash_input() -> None:
+    c = FileChange(path="app/settings.py", added_lines=["    config.update(defaults)"], removed_lines=["    config.update(defaults)", "    config.update(overrides)"])
+    assert dropped_step(c) is None

@@ -69,12 +69,12 @@ _CLASSES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
         r"\bdev_?tools?\w*[\"']?\s*(?:[:=]|=>)\s*true\b|"
         # a protected branch opened to force pushes (held-out 289's astroid release guide)
         r"\ballow\w*\W{0,3}force[- _]?push|"
-        # a peer's certificate not checked by name (held-out 297's ``bundle config set --global ssl_verify_mode 0``), and a
-        # bearer token let into a URL's query (297's ``allowBearerTokensInQueryString: true``: logs and referrers keep URLs)
-        # a platform's own guard switched off (297's sqlean ``spctl --master-disable``), a workspace's trust or a security
+        # a platform's own guard switched off (304's sqlean ``spctl --master-disable``), a workspace's trust or a security
         # feature given false (304's jupytext ``"security.workspace.trust.enabled": false``), a prompt before deleting off
         r"\bspctl\s+--(?:master|global)-disable\b|\bsetenforce\s+0\b|\bcsrutil\s+disable\b|\bSELINUX=disabled\b|"
         r"[\"']?[\w.]*(?:secur|trust|protect|sandbox)[\w.]*\.?enabled?[\"']?\s*(?:[:=]|=>)\s*(?:false|off|no|0)\b|\bconfirm\w*\W{1,3}(?:never|off|false)\b|"
+        # a peer's certificate not checked by name (held-out 297's ``bundle config set --global ssl_verify_mode 0``), and a
+        # bearer token let into a URL's query (297's ``allowBearerTokensInQueryString: true``: logs and referrers keep URLs)
         r"\b(?:VERIFY_NONE|CERT_NONE)\b|\bssl_verify_mode\W{1,4}0\b|\ballow\w*(?:token|secret|password|credential)s?\w*in_?(?:the_?)?(?:query|url)\w*[\"']?\s*(?:[:=]|=>)\s*true\b")),
     ("world_writable", "makes files world-writable", re.compile(
         r"(?i)\bchmod\s+(?:-\w+\s+)*(?:[0-7]?[0-7][0-7][2367]\b|[ao]?\+w\b|a=rwx)|\b(?:0o?)?777\b|"
