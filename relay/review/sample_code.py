@@ -37,7 +37,7 @@ from relay.core.files import read_regular
 from relay.review.line_shapes import squeezed, window
 from relay.review.risky_lines import looks_like_prose
 
-__all__ = ["MODULE_PATH_RE", "CONSTANT_EXAMPLE", "INSTALL_EXAMPLE", "SALT_EXAMPLE", "code_spans", "dependency_line", "install_command", "installed_names", "literal_salt",
+__all__ = ["IMPORTED_RE", "MODULE_PATH_RE", "CONSTANT_EXAMPLE", "INSTALL_EXAMPLE", "SALT_EXAMPLE", "code_spans", "dependency_line", "install_command", "installed_names", "literal_salt",
            "own_names", "screen"]
 
 # A module's path on a code host, quoted as an import or a dependency names it (Go's ``"github.com/owner/repo/v2"``):
@@ -99,7 +99,7 @@ def installed_names(line: str) -> list[str]:
                 continue
             if not word or _NOT_A_NAME_RE.search(word):
                 continue
-            name = _VERSION_TAIL_RE.sub("", word).strip("'\"")
+            name = _VERSION_TAIL_RE.sub("", _SPECIFIER_RE.sub("", word)).strip("'\"")  # deno's ``npm:name``, ``jsr:@scope/name``
             # A runner's first word not a flag is what it runs, a package unless -p named one (npx -p pkg cmd: cmd is a
             # program pkg installs); the words after it are that program's arguments.
             if _NAME_RE.match(name) and not name.isdigit() and not (runner and not value and len(names) > start):
@@ -107,6 +107,13 @@ def installed_names(line: str) -> list[str]:
             if runner and not value:
                 break
     return names
+
+
+_SPECIFIER_RE = re.compile(r"^(?:npm|jsr):")
+# A package a sample's code imports by its bare name (``require('bech32')``, ``from 'pkg'``, ``import 'pkg'``): read for a
+# look-alike of the project's own name (round 114, relay.review.sample_manifests), and a reason to read the own names.
+IMPORTED_RE = re.compile(r"""\b(?:require|import)\s*\(\s*['"](?P<n>@?[\w.-]+(?:/[\w.-]+)?)['"]\s*\)|\bfrom\s+['"](?P<f>@?[\w.-]+(?:/[\w.-]+)?)['"]|"""
+                         r"""^\s*import\s+['"](?P<i>@?[\w.-]+(?:/[\w.-]+)?)['"]""")
 
 
 _SPAN_RE = re.compile(r"`([^`]{4,200})`")
@@ -171,7 +178,8 @@ def own_names(workspace: Path, changes: Iterable[FileChange]) -> frozenset[str]:
     pyproject's, Cargo's and setup.cfg's name, go.mod's module, a gemspec's name), read only when a changed line may be
     an install command (``relay.review.sample_code.screen``) or a dependency's line, never through a symlink; a few small files."""
     # A span's command counts (round 106: crypto-browserify's README, "Install it with `npm install crypto-browserfy`.", blind 196).
-    if not any(screen(line) or dependency_line(line) for c in changes if c.kind != "deleted" for line in code_spans(c.added_lines[:200])):
+    if not any(screen(line) or dependency_line(line) or IMPORTED_RE.search(line) for c in changes if c.kind != "deleted"
+               for line in code_spans(c.added_lines[:200])):
         return frozenset()
     names: set[str] = set()
     try:

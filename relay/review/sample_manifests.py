@@ -24,7 +24,7 @@ from collections.abc import Collection, Sequence
 
 from relay.review.dependencies import dep_key, looks_alike
 from relay.review.line_shapes import near, window
-from relay.review.sample_code import MODULE_PATH_RE, dependency_line
+from relay.review.sample_code import IMPORTED_RE, MODULE_PATH_RE, dependency_line
 from relay.review.words import POPULAR_PACKAGES
 
 __all__ = ["import_respelled", "respelled_in_sample"]
@@ -71,7 +71,24 @@ def respelled_in_sample(added: Sequence[str], removed: Sequence[str], own: Colle
                 continue
             return (f"respells a dependency in a sample to a look-alike of {old_name[:40]} (a typo-squat?): "
                     f"{window(line, start, end, 70, 12)}")
-    return _renamed_to_lookalike(added, removed, known)
+    return _renamed_to_lookalike(added, removed, known) or _imported_lookalike(added, removed, {dep_key(name): name for name in own})
+
+
+def _imported_lookalike(added: Sequence[str], removed: Sequence[str], own: dict[str, str]) -> str | None:
+    """"imports a look-alike of X (a typo-squat?): the line" for a sample's new import of a package one or two letters off
+    the project's own name (round 114, held-out 316's bech32 README: ``const bech32 = require('bech-32')``): the reader who
+    installs what the sample imports installs someone else's package. A name the removed lines imported is the page as it was."""
+    had = {dep_key(m["n"] or m["f"] or m["i"]) for line in removed[:_SCAN] for m in IMPORTED_RE.finditer(line)}
+    for line in added[:_SCAN] if own else ():
+        for m in IMPORTED_RE.finditer(line):
+            name = m["n"] or m["f"] or m["i"]
+            key = dep_key(name)
+            if key in own or key in had or key in _POPULAR or any(key.startswith(k) for k in own):
+                continue  # the project's own, the page as it was, a widely used package, a sibling (``bech32`` → ``bech32m``)
+            if (old := next((own[k] for k in sorted(own) if len(k) >= 4 and looks_alike(k, key)), None)) is not None:
+                at = line.find(name)
+                return f"imports a look-alike of {old[:40]} (a typo-squat?): {window(line, at, at + len(name), 70, 12)}"
+    return None
 
 
 # A dependency kept by its key, the package behind it named apart: Cargo's ``key = { package = "other", … }``, npm's alias.
