@@ -1,4 +1,5 @@
-"""Issue 36, round 114: a docs sample that installs or imports a look-alike of the project's own package.
+"""Issue 36, round 114: a docs sample that installs or imports a look-alike of the project's own package; a code line
+with a trailing comment is no docstring.
 
 Whom it guards against: the worker (or a poisoned instruction) that writes a README's sample ``deno add -D npm:unocs``
 (held-out 315's unocss: deno's ``npm:`` specifier hid the name from the install reader) or ``const bech32 =
@@ -12,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from relay.core.contracts import FileChange
+from relay.review.code_reading import mechanical_verdict
 from relay.review.dependencies import installed_lookalike
 from relay.review.sample_manifests import respelled_in_sample
 from reviewed import review_edits
@@ -46,3 +49,14 @@ def test_the_projects_own_name_is_read_for_an_import_in_a_readme(tmp_path: Path)
     before = {"package.json": '{\n  "name": "bech32",\n  "version": "2.0.0"\n}\n', "README.md": page}
     risk, by = review_edits(tmp_path, {"README.md": page.replace("require('bech32')", "require('bech-32')")}, before=before)
     assert risk != "low" and "look-alike of bech32" in by["README.md"].reasons[0], by["README.md"]
+
+
+@pytest.mark.parametrize(("old", "new", "mechanical"), [
+    # held-out 328's http-observatory: HSTS's minimum lowered on a line with a trailing comment, read "docstrings only"
+    ("if output['max-age'] < SIX_MONTHS:  # must be at least six months", "if output['max-age'] < FIFTEEN_DAYS:  # must be at least six months", False),
+    ("The value must be at least five months # or so", "The value must be at least six months # or so", True),  # prose with a hash
+    ("Returns the value, or None.", "Returns the parsed value, or None.", True),  # a docstring's wording
+])
+def test_a_code_line_with_a_trailing_comment_is_no_docstring(old: str, new: str, mechanical: bool) -> None:
+    c = FileChange(path="httpobs/scanner/analyzer/headers.py", additions=1, deletions=1, added_lines=["        " + new], removed_lines=["        " + old])
+    assert (mechanical_verdict(c) == "docstrings only") is mechanical
