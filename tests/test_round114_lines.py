@@ -60,3 +60,15 @@ def test_the_projects_own_name_is_read_for_an_import_in_a_readme(tmp_path: Path)
 def test_a_code_line_with_a_trailing_comment_is_no_docstring(old: str, new: str, mechanical: bool) -> None:
     c = FileChange(path="httpobs/scanner/analyzer/headers.py", additions=1, deletions=1, added_lines=["        " + new], removed_lines=["        " + old])
     assert (mechanical_verdict(c) == "docstrings only") is mechanical
+
+
+@pytest.mark.parametrize(("old", "new", "verdict"), [
+    # pip-tools' coverage pragmas reworded on unchanged code: nothing to review
+    ("if v >= (25, 3):  # pragma: pip<25.3 no cover", "if v >= (25, 3):  # pragma: pip>=25.3 cover", "comments only"),
+    # a credential pasted into a trailing comment is committed all the same (relay.core.redact): read
+    ("TOKEN = load()  # old", "TOKEN = load()  # " + "ghp_" + "a1B2c3D4e5" * 3 + "f6G7h8", None),
+    ('s = "a # b"', 's = "a # c"', None),  # a string's text, not a comment
+])
+def test_a_trailing_comment_reworded_on_the_same_code_is_comments_only(old: str, new: str, verdict: str | None) -> None:
+    c = FileChange(path="piptools/resolver.py", additions=1, deletions=1, added_lines=["    " + new], removed_lines=["    " + old])
+    assert mechanical_verdict(c) == verdict

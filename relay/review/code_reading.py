@@ -19,7 +19,9 @@ from collections.abc import Iterable
 from typing import NamedTuple
 
 from relay.core.contracts import FileChange
+from relay.core.redact import vendor_secret
 from relay.review.line_shapes import IMPORT_RE, Screen
+from relay.review.platform_lines import silencing_comment
 from relay.review.security_reading import is_advisory_comment
 
 __all__ = [
@@ -269,6 +271,11 @@ def mechanical_verdict(c: FileChange) -> str | None:
         return "comments or blank lines only"
     if sorted(added) == sorted(removed):
         return "lines reordered or re-indented only"
+    if sorted(map(_code_part, added)) == sorted(map(_code_part, removed)) and not any(
+            vendor_secret(line) is not None or silencing_comment(line) for line in (*added, *removed)):
+        # the same code, only a line's trailing comment reworded (pip-tools' ``# pragma: pip<25.3 no cover`` → ``pip>=25.3
+        # cover``: a coverage note, read once the docstring check no longer hid such lines)
+        return "comments only"
     # Reformatting never changes the letters and digits, in order: a cheap test first.
     if (_NOT_WORD_RE.sub("", "".join(added)) == _NOT_WORD_RE.sub("", "".join(removed)) and _normalized(added) == _normalized(removed)
             and not _texts_respaced(added, removed)):
@@ -341,6 +348,16 @@ def _prose_shape(text: str) -> bool | None:
 
 
 _TRAILING_COMMENT_RE = re.compile(r"\s+#[^'\"]*$")
+_END_COMMENT_RE = re.compile(r"\s(?:#|//)[^'\"`]*$")
+
+
+def _code_part(line: str) -> str:
+    """A line without its trailing comment (``#`` or ``//`` after a space, holding no quote), when its code closes every
+    quote it opens; the line itself otherwise (a ``#`` inside a string is no comment)."""
+    m = _END_COMMENT_RE.search(line)
+    if m is None or any(line[:m.start()].count(q) % 2 for q in "\"'`"):
+        return line
+    return line[:m.start()].rstrip()
 
 
 def _docstring_line(text: str) -> bool:
