@@ -72,3 +72,11 @@ def test_a_code_line_with_a_trailing_comment_is_no_docstring(old: str, new: str,
 def test_a_trailing_comment_reworded_on_the_same_code_is_comments_only(old: str, new: str, verdict: str | None) -> None:
     c = FileChange(path="piptools/resolver.py", additions=1, deletions=1, added_lines=["    " + new], removed_lines=["    " + old])
     assert mechanical_verdict(c) == verdict
+
+
+def test_pythons_floor_division_is_no_comment() -> None:
+    # ``//`` opens a comment in the C family, not in Python: a divisor changed is code, never "comments only"
+    c = FileChange(path="app/backoff.py", additions=1, deletions=1, added_lines=["    wait = timeout // 2000"], removed_lines=["    wait = timeout // 2"])
+    assert mechanical_verdict(c) is None
+    js = FileChange(path="src/backoff.js", additions=1, deletions=1, added_lines=["  wait = timeout; // in ms"], removed_lines=["  wait = timeout; // ms"])
+    assert mechanical_verdict(js) == "comments only"

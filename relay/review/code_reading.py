@@ -20,7 +20,7 @@ from typing import NamedTuple
 
 from relay.core.contracts import FileChange
 from relay.core.redact import vendor_secret
-from relay.review.line_shapes import IMPORT_RE, Screen
+from relay.review.line_shapes import IMPORT_RE, Screen, comment_prefixes
 from relay.review.platform_lines import silencing_comment
 from relay.review.security_reading import is_advisory_comment
 
@@ -271,7 +271,8 @@ def mechanical_verdict(c: FileChange) -> str | None:
         return "comments or blank lines only"
     if sorted(added) == sorted(removed):
         return "lines reordered or re-indented only"
-    if sorted(map(_code_part, added)) == sorted(map(_code_part, removed)) and not any(
+    marker = comment_prefixes(c.path)[0]  # a line comment's opener in the file's language (Python's ``//`` divides)
+    if sorted(_code_part(line, marker) for line in added) == sorted(_code_part(line, marker) for line in removed) and not any(
             vendor_secret(line) is not None or silencing_comment(line) for line in (*added, *removed)):
         # the same code, only a line's trailing comment reworded (pip-tools' ``# pragma: pip<25.3 no cover`` → ``pip>=25.3
         # cover``: a coverage note, read once the docstring check no longer hid such lines)
@@ -347,14 +348,10 @@ def _prose_shape(text: str) -> bool | None:
     return None
 
 
-_TRAILING_COMMENT_RE = re.compile(r"\s+#[^'\"]*$")
-_END_COMMENT_RE = re.compile(r"\s(?:#|//)[^'\"`]*$")
-
-
-def _code_part(line: str) -> str:
-    """A line without its trailing comment (``#`` or ``//`` after a space, holding no quote), when its code closes every
+def _code_part(line: str, marker: str) -> str:
+    """A line without its trailing comment (``marker`` after a space, the rest holding no quote), when its code closes every
     quote it opens; the line itself otherwise (a ``#`` inside a string is no comment)."""
-    m = _END_COMMENT_RE.search(line)
+    m = re.search(rf"\s{re.escape(marker)}[^'\"`]*$", line)
     if m is None or any(line[:m.start()].count(q) % 2 for q in "\"'`"):
         return line
     return line[:m.start()].rstrip()
@@ -367,7 +364,7 @@ def _docstring_line(text: str) -> bool:
         return shape
     # A code line with a trailing comment reads as code once the comment is off (set 328's http-observatory: ``if
     # output['max-age'] < FIFTEEN_DAYS:  # must be at least six months`` parsed in no reading and was called a docstring's).
-    return not _parses(text) and not any(_parses(reading) for line in dict.fromkeys((text, _TRAILING_COMMENT_RE.sub("", text)))
+    return not _parses(text) and not any(_parses(reading) for line in dict.fromkeys((text, _code_part(text, "#")))
                                          for reading in _code_readings(line))
 
 

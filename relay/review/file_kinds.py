@@ -27,7 +27,7 @@ from relay.review.file_subjects import subject
 from relay.review.check_slips import says_default
 from relay.review.comment_samples import sample_in_comment
 from relay.review.code_reading import ASSERT_WORDS, CASE_RE, PARAM_RE, ROW_RE
-from relay.review.line_shapes import READ_LINES, Screen, comment_only
+from relay.review.line_shapes import READ_LINES, Screen, comment_only, comment_prefixes
 from relay.review.path_kinds import (  # the path half (split in round 23), still named here for its readers
     BUILD_GLOBS, CI_GLOBS, CODE_EXTS, FileKind, HOOK_GLOBS, IGNORE_FILES, KIND_ORDER, SECRET_GLOBS, SECRET_TEMPLATES, basename,
     file_kind, glob_any, is_bare_requirements, is_code, is_lockfile, is_manifest, is_release_notes, is_secret_path,
@@ -166,17 +166,6 @@ def _keep_test_signals(line: str) -> bool:
 # Source keeps every line that is code: comment-only lines are left out, so a change whose kept lines are none changed
 # only comments and blank lines. A comment naming an advisory or an attack (CVE-…, "quadratic", "attacker") is kept for
 # the token rule, and a doc comment's risky code sample (round 17); code_reading's mechanical check reads both as comments.
-_HASH_COMMENT_EXTS = frozenset("py pyi pyx pxd rb sh bash zsh pl pm r ex exs jl nim toml yaml yml cmake".split())
-_DASH_COMMENT_EXTS = frozenset("sql lua hs elm".split())
-
-
-def _comment_prefixes(path: str) -> tuple[str, ...]:
-    ext = path.rsplit(".", 1)[-1].lower() if "." in path else ""
-    if ext in _HASH_COMMENT_EXTS:
-        return ("#",)
-    if ext in _DASH_COMMENT_EXTS:
-        return ("--",)
-    return ("//", "/*", "*", "#!")
 
 
 def _keep_code(prefixes: tuple[str, ...]) -> Callable[[str], bool]:
@@ -196,7 +185,6 @@ def _keep_code(prefixes: tuple[str, ...]) -> Callable[[str], bool]:
 # put on a settings controller's method, a comment line no rule read): it decides who may call the method.
 _GUARD_ANNOTATION = re.compile(r"@(?:NoAdminRequired|PublicPage|NoCSRFRequired|NoTwoFactorRequired|PasswordConfirmationRequired|"
                                r"BruteForceProtection|PermitAll|AllowAnonymous|RolesAllowed|Secured|PreAuthorize)\b")
-
 
 
 def line_filter(path: str) -> Callable[[str], bool]:
@@ -227,7 +215,7 @@ def _line_filter(path: str) -> Callable[[str], bool]:
         return lambda line: _KEEP_COVERAGE(line) or risky_screen(line) or vanishing_checks.screen(line) or MAKE_IGNORED_RE.match(line) is not None
     kind = file_kind(path)
     if kind == "test" and (is_test_script(path) or (is_code(path) and is_test_support(path))):
-        code = _keep_code(_comment_prefixes(path))  # a script kept among the tests runs, a test's support code runs with each: read
+        code = _keep_code(comment_prefixes(path))  # a script kept among the tests runs, a test's support code runs with each: read
         return lambda line: code(line) or _keep_test_signals(line)
     if kind == "test":
         return _keep_test_signals
@@ -235,7 +223,7 @@ def _line_filter(path: str) -> Callable[[str], bool]:
     # its risky words.
     if kind == "source" or (kind in ("example", "build") and is_code(path)) or (kind == "generated" and is_vendored_code(path)):
         # An example is code a reader copies: its lines are read as source's are (a risky line, a guard deleted).
-        return _keep_code(_comment_prefixes(path))
+        return _keep_code(comment_prefixes(path))
     if kind == "docs":
         return _keep_doc_signals
     return _keep_skips_or_risky

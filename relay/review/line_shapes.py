@@ -42,6 +42,21 @@ IMPORT_RE = re.compile(
 _BLOCKS = (("/*", "*/"), ("--[[", "]]"), ("<!--", "-->"), ("*", "*/"))
 
 
+_HASH_COMMENT_EXTS = frozenset("py pyi pyx pxd rb sh bash zsh pl pm r ex exs jl nim toml yaml yml cmake".split())
+_DASH_COMMENT_EXTS = frozenset("sql lua hs elm".split())
+
+
+def comment_prefixes(path: str) -> tuple[str, ...]:
+    """What opens a comment in ``path``'s language, by its extension: ``#`` (Python, Ruby, shell…), ``--`` (SQL, Lua…),
+    else the C family's ``//`` and block comments (``/*``, a block's ``*`` lines) and a script's ``#!``."""
+    ext = path.rsplit(".", 1)[-1].lower() if "." in path else ""
+    if ext in _HASH_COMMENT_EXTS:
+        return ("#",)
+    if ext in _DASH_COMMENT_EXTS:
+        return ("--",)
+    return ("//", "/*", "*", "#!")
+
+
 def comment_only(line: str, prefixes: tuple[str, ...]) -> bool:
     """Whether ``line`` is a comment and nothing else: it starts with one of ``prefixes`` and no code follows a block
     comment it closes. ``/* fast path */ return true`` is code: a line read as a comment by its first two characters
