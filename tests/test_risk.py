@@ -9,7 +9,7 @@ from relay.review.line_shapes import LINE_CHARS, READ_LINES
 from relay.core.contracts import FileChange
 from relay.review.file_kinds import file_kind, is_secret_path, is_test_path, line_matters, read_changes, rule_lines, subject
 from relay.review.packet import rank_changes
-from relay.review.risk import RiskContext, assess, assess_all, existing_dependencies, max_risk, rule_fires
+from relay.review.risk import RiskContext, assess, assess_all, existing_dependencies, rule_fires
 from relay.review.rules import RULE_BY_NAME
 from relay.review.task_reading import task_security
 
@@ -763,7 +763,9 @@ def test_security_tokens_do_not_read_comments() -> None:
     [
         ([], [], "comments or blank lines only"),
         (["import sys", "import os"], ["import os", "import sys"], "reordered"),
-        (["    return call(a, b)"], ["        return call(a, b)"], "re-indented"),
+        # a continuation line's indentation (Python's statements keep theirs: a statement moved in or out of its block
+        # is no formatting, tests/test_round115_lines.py)
+        (["    return call(a,", "        b)"], ["    return call(a,", "                b)"], "re-indented"),
         (["x = f('a', 'b')"], ["x = f(", '    "a",', '    "b",', ")"], "reformatted only"),
         (["from os import path, sep", "import re"], ["from os import path"], "imports removed or regrouped"),
         (['\t"example.com/lib/internal"', "\tif n > internal.MaxLinks {"], ['\t"example.com/lib/internal/consts"', "\tif n > consts.MaxLinks {"], "definition moved"),

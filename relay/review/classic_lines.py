@@ -26,7 +26,7 @@ from collections.abc import Sequence
 
 from relay.review.line_shapes import squeezed, window
 
-__all__ = ["CALLS", "VALUES", "prefix_for_equality", "safe_sounding_alias"]
+__all__ = ["CALLS", "VALUES", "prefix_for_equality", "safe_sounding_alias", "uncleared_alloc"]
 
 _Q = r"['\"]?"
 _T = r"(?:True|true|TRUE|1|yes|on)"
@@ -133,6 +133,28 @@ _PREFIX_RE = re.compile(r"(?<!\w)(?P<subject>\w+)\s*(?:\(\s*\))?\s*\.\s*(?:Start
 # The names a security comparison is made on: who (owner, user, tenant), where from (host, origin, referer), what (path, url).
 _IDENTITY_RE = re.compile(r"(?i)owner|user|buyer|tenant|account|customer|email|host|origin|domain|refer|redirect|path|url|uri|"
                           r"issuer|audience|scope|role|client|(?:^|_)id$|[a-z]Id$|ID$")
+
+
+# ----- memory handed out uncleared (round 115, held-out 333's JSONStream: ``Buffer.from(chunk)`` → ``Buffer.allocUnsafe(
+# chunk.length)``): Node hands back memory it never cleared — another request's bytes, a key — and a byte not written is sent
+# as it was. ``new Buffer(n)`` → ``Buffer.allocUnsafe(n)`` is the deprecation's own like-for-like (ecurve's), and a bundle's
+# minified line is the build's.
+_UNCLEARED_RE = re.compile(r"\bBuffer\.allocUnsafe(?:Slow)?\s*\((?P<arg>[^()]*(?:\([^()]*\)[^()]*)*)\)")
+_UNCLEARED_BEFORE_RE = re.compile(r"\b(?:new\s+Buffer|Buffer\.allocUnsafe(?:Slow)?)\s*\((?P<arg>[^()]*(?:\([^()]*\)[^()]*)*)\)")
+_MINIFIED = 300
+
+
+def uncleared_alloc(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """"allocates memory it does not clear: …" for an added line that asks Node for an uncleared buffer where no removed
+    line asked the same size uncleared; None otherwise."""
+    sizes = {squeezed(m.group("arg")) for line in removed[:400] for m in _UNCLEARED_BEFORE_RE.finditer(line)}
+    for line in added[:400]:
+        if len(line) > _MINIFIED or "allocUnsafe" not in line:
+            continue
+        for m in _UNCLEARED_RE.finditer(line):
+            if squeezed(m.group("arg")) not in sizes:
+                return f"allocates memory it does not clear: {window(line.strip(), m.start() - (len(line) - len(line.lstrip())), m.end(), _QUOTE)}"
+    return None
 
 
 def prefix_for_equality(added: Sequence[str], removed: Sequence[str]) -> str | None:

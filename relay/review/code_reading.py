@@ -20,7 +20,7 @@ from typing import NamedTuple
 
 from relay.core.contracts import FileChange
 from relay.core.redact import vendor_secret
-from relay.review.line_shapes import IMPORT_RE, Screen, comment_prefixes
+from relay.review.line_shapes import IMPORT_RE, Screen, blocks_kept, comment_prefixes
 from relay.review.platform_lines import silencing_comment
 from relay.review.security_reading import is_advisory_comment
 
@@ -176,7 +176,7 @@ def expected_error_widened(c: FileChange) -> str | None:
 # ----- mechanical edits: nothing a reviewer must read
 
 
-_CODE_TOKEN_RE = re.compile(r"\w+|[^\w\s]")
+_CODE_TOKEN_RE = re.compile(r"\w+|\n|[^\w\s]")
 _NOT_WORD_RE = re.compile(r"\W+")
 # What a formatter may add, drop or swap: separators it is free to place, line continuations.
 _FORMATTER_TOKENS = frozenset(",;")
@@ -185,11 +185,25 @@ _FORMATTER_TOKENS = frozenset(",;")
 _CONTINUATION_RE = re.compile(r"\\\s*$", re.M)
 
 
+def _formatters_place(token: str, after: list[str]) -> bool:
+    """Whether a comma or semicolon stands where a formatter may add or drop it: a semicolon anywhere (a statement's end,
+    where a formatter splits ``a = 1; b = 2`` into lines), a comma before a closing bracket, past line breaks (``after``:
+    the tokens that follow)."""
+    if token == ";":
+        return True
+    following = next((t for t in after if t != "\n"), None)
+    return following is None or following in ")]}"
+
+
 def _normalized(lines: Iterable[str]) -> list[str]:
     """The code's tokens without what a formatter may change: whitespace and line breaks,
     quote style, trailing commas and semicolons, backslash continuations."""
     text = _CONTINUATION_RE.sub("", "\n".join(lines))
-    tokens = [t for t in _CODE_TOKEN_RE.findall(text.replace("'", '"')) if t not in _FORMATTER_TOKENS]
+    every = _CODE_TOKEN_RE.findall(text.replace("'", '"'))
+    # A comma only where a formatter puts one (round 115): before a closing bracket (a trailing comma). Elsewhere it
+    # separates: ``for (i=0, i<n; …)`` → ``for (i = 0; i < n; …)`` and ``max(x, -1)`` → ``max(x -1)`` had read "reformatted
+    # only". A semicolon still goes: clang-format splits ``y8[0] = x8[1]; y8[1] = x8[2];`` into lines.
+    tokens = [t for k, t in enumerate(every) if t != "\n" and (t not in _FORMATTER_TOKENS or not _formatters_place(t, every[k + 1:]))]
     # "(x) =>" and "x =>" are one arrow function: formatters add or drop those parentheses.
     out: list[str] = []
     i = 0
@@ -269,6 +283,8 @@ def mechanical_verdict(c: FileChange) -> str | None:
     removed = [line.strip() for line in c.removed_lines if not is_advisory_comment(line)]
     if not added and not removed:
         return "comments or blank lines only"
+    if not blocks_kept(c.path, c.added_lines, c.removed_lines):
+        return None  # a statement moved in or out of a block: what runs under a condition changed (line_shapes.blocks_kept)
     if sorted(added) == sorted(removed):
         return "lines reordered or re-indented only"
     marker = comment_prefixes(c.path)[0]  # a line comment's opener in the file's language (Python's ``//`` divides)

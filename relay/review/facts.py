@@ -363,7 +363,7 @@ class FileFacts:
         c = self.change
         if self.kind != "source" or c.kind != "modified" or not self.complete or self.mechanical:
             return None
-        return same_meaning(c.added_lines, c.removed_lines)
+        return same_meaning(c.added_lines, c.removed_lines, c.path)
 
     @cached_property
     def release_notes(self) -> bool:

@@ -15,7 +15,7 @@ from difflib import SequenceMatcher
 
 from relay.observe.changes import HUNK_CHARS
 
-__all__ = ["first_hit", "LINE_CHARS", "READ_LINES", "IMPORT_RE", "FORMATTER_SHARE", "Screen", "edited_sides", "looks_like_prose", "screen_text", "squeezed", "formatter_share", "all_restated", "SHARE_LINES", "near", "window", "word_trie",
+__all__ = ["OFFSIDE_EXTS", "blocks_kept", "first_hit", "LINE_CHARS", "READ_LINES", "IMPORT_RE", "FORMATTER_SHARE", "Screen", "edited_sides", "looks_like_prose", "screen_text", "squeezed", "formatter_share", "all_restated", "SHARE_LINES", "near", "window", "word_trie",
            "comment_only", "span_pairs", "unspaced"]
 
 # The rules read whole hunks: the changed lines observation keeps (``relay.observe.changes``: up to
@@ -46,6 +46,45 @@ _HASH_COMMENT_EXTS = frozenset("py pyi pyx pxd rb sh bash zsh pl pm r ex exs jl 
 _DASH_COMMENT_EXTS = frozenset("sql lua hs elm".split())
 
 
+# The languages whose indentation is their blocks (round 115): ``        return False`` dedented out of ``if user.banned:``
+# answers False to every user, and a call indented under a condition runs only then — each read "re-indented only" (lines
+# compared stripped), "reformatted only" (whitespace dropped) or "typing only". A statement's own indentation is its
+# block; a continuation line's, inside brackets, is the formatter's.
+OFFSIDE_EXTS = (".py", ".pyi", ".pyx", ".pxd", ".coffee", ".nim", ".fs", ".fsi", ".fsx")
+_OPEN_BRACKETS, _CLOSE_BRACKETS = "([{", ")]}"
+_ONE_LINE_TEXT_RE = re.compile(r"\"[^\"\\\n]*\"|'[^'\\\n]*'")
+
+
+def _statements(lines: Sequence[str]) -> dict[str, list[int]]:
+    """Each line that starts a statement (not inside brackets, a continued line or a triple-quoted string), by its
+    stripped text: the indentations it stands at."""
+    found: dict[str, list[int]] = {}
+    depth, continued, in_text = 0, False, False
+    for line in lines:
+        body = line.strip()
+        if not body or body.startswith("#"):
+            continue
+        if depth == 0 and not continued and not in_text:
+            found.setdefault(body, []).append(len(line.expandtabs(8)) - len(line.expandtabs(8).lstrip()))
+        if (body.count('"""') + body.count("'''")) % 2:
+            in_text = not in_text
+        if not in_text:
+            code = _ONE_LINE_TEXT_RE.sub('""', body)
+            depth = max(0, depth + sum(code.count(o) for o in _OPEN_BRACKETS) - sum(code.count(c) for c in _CLOSE_BRACKETS))
+        continued = body.endswith("\\")
+    return found
+
+
+def blocks_kept(path: str, added: Sequence[str], removed: Sequence[str]) -> bool:
+    """Whether an edit keeps every statement in its block: always outside the languages whose indentation is their
+    blocks; in them, when each statement found on both sides stands at the same indentations on both (above). A statement
+    rewritten (a type added, a call re-wrapped) or added is the other readers' to read."""
+    if not path.lower().endswith(OFFSIDE_EXTS):
+        return True
+    old, new = _statements(removed), _statements(added)
+    return all(sorted(new[text]) == sorted(old[text]) for text in new.keys() & old.keys())
+
+
 def comment_prefixes(path: str) -> tuple[str, ...]:
     """What opens a comment in ``path``'s language, by its extension: ``#`` (Python, Ruby, shell…), ``--`` (SQL, Lua…),
     else the C family's ``//`` and block comments (``/*``, a block's ``*`` lines) and a script's ``#!``."""
@@ -57,6 +96,13 @@ def comment_prefixes(path: str) -> tuple[str, ...]:
     return ("//", "/*", "*", "#!")
 
 
+# A line that goes on with a product: ``* 1000``, ``* time.Second)`` — a number or a member after the star and nothing but
+# an operator, a closing bracket or a separator after it (a call is a doc comment's sample as often: ``* validate(x);``).
+# A block comment's line says words (``* Returns the value.``, ``* @param x``): a worker that multiplied a wrapped TTL by a
+# thousand had "comments … only" said.
+_PRODUCT_GOES_ON_RE = re.compile(r"\*\s+(?:\d[\w.]*|[\w$]+(?:\.[\w$]+)+)\s*(?:[-+*/%&|^<>)\],;]|$)")
+
+
 def comment_only(line: str, prefixes: tuple[str, ...]) -> bool:
     """Whether ``line`` is a comment and nothing else: it starts with one of ``prefixes`` and no code follows a block
     comment it closes. ``/* fast path */ return true`` is code: a line read as a comment by its first two characters
@@ -64,6 +110,8 @@ def comment_only(line: str, prefixes: tuple[str, ...]) -> bool:
     text = line.strip()
     if text[:1] == "*" and (text[1:2].isalnum() or text[1:2] in ("_", "(")):
         return False  # a dereference (Go's ``*ps = (*ps)[0:0]``, C's ``*len = n;``), not a block comment's next line (round 87)
+    if _PRODUCT_GOES_ON_RE.match(text):
+        return False  # a wrapped product's next line (``const TTL = BASE\n  * 1000``), not a block comment's (round 115)
     while text.startswith(prefixes):
         block = next((b for b in _BLOCKS if text.startswith(b[0])), None)
         if block is None:

@@ -15,7 +15,7 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 
-from relay.review.line_shapes import squeezed
+from relay.review.line_shapes import blocks_kept, squeezed
 
 __all__ = ["same_meaning", "without_annotations"]
 
@@ -38,6 +38,11 @@ _TYPE_START_RE = re.compile(
 _DECLARED_RE = re.compile(r"(?:^\s*(?:(?:export|public|private|protected|readonly|static|declare|let|const|var)\s+)*|[(,]\s*)\*{0,2}\w+\??\s*:\s*")
 
 
+# A name or a closing bracket called (round 115, held-out 335's inert: ``showHidden: Validate.boolean(),`` →
+# ``….default(true),`` read "typing only", a hidden file's default flipped unseen): no type annotation calls anything.
+_CALL_RE = re.compile(r"(?<=[\w\])])\s*\(")
+
+
 def _strip_colon_types(line: str) -> str:
     """``name: Type`` → ``name`` where a name is declared (a parameter, a variable, a field) and what follows
     the colon reads as a type; the type runs to the next ``,`` ``=`` or closing bracket at its own depth."""
@@ -58,6 +63,8 @@ def _strip_colon_types(line: str) -> str:
             elif depth == 0 and (c in ",=;" or (c == ":" and not line[j + 1:].strip())):
                 break
             j += 1
+        if _CALL_RE.search(line, match.end(), j):
+            continue  # a call is a value, not a type: an object literal's ``showHidden: Validate.boolean().default(true)``
         colon = line.rindex(":", match.start(), match.end())
         out.append(line[at:colon])
         at = j
@@ -143,18 +150,25 @@ def _renamed_only(added: Sequence[str], removed: Sequence[str]) -> bool:
     return bool(forward) and all(counts[a] >= 2 and b not in seen for a, b in forward.items())
 
 
-def same_meaning(added: Sequence[str], removed: Sequence[str]) -> str | None:
-    """"typing only" or "names changed only" when the edit leaves what the code does as it was; else None."""
-    if not added or not removed:
-        return None
-    return _same_meaning(tuple(added), tuple(removed))
+# The languages that write a type after a colon or an ``as`` (round 115): in the others a ``name: value`` is a value — Go's
+# struct literal (``URL: req.IDP.LoginURL.String()``, ``Level: zap.InfoLevel``), JavaScript's object (``showHidden:
+# Validate.boolean().default(true)``) — and a change of it was "typing only", low whatever it turned. None: not known.
+_ANNOTATED = (".py", ".pyi", ".ts", ".tsx", ".mts", ".cts", ".vue", ".svelte", ".astro", ".rs", ".kt", ".kts", ".swift", ".scala", ".php", ".hx")
+
+
+def same_meaning(added: Sequence[str], removed: Sequence[str], path: str | None = None) -> str | None:
+    """"typing only" or "names changed only" when the edit leaves what the code does as it was; else None. ``path``: the
+    file's, whose language says whether it writes type annotations at all (above)."""
+    if not added or not removed or (path is not None and not blocks_kept(path, added, removed)):
+        return None  # a statement moved in or out of a block (line_shapes.blocks_kept) changes what runs
+    return _same_meaning(tuple(added), tuple(removed), path is None or path.lower().endswith(_ANNOTATED))
 
 
 @functools.lru_cache(maxsize=256)  # one file's lines are judged again for each view of the change (ranking, packet, parts)
-def _same_meaning(added: tuple[str, ...], removed: tuple[str, ...]) -> str | None:
+def _same_meaning(added: tuple[str, ...], removed: tuple[str, ...], annotated: bool = True) -> str | None:
     if _escapes(added) != _escapes(removed):
         return None  # an escape dropped or added ("\\$(ref)" → "$(ref)") changes what the string does (round 21)
-    if _typing_only(added, removed):
+    if annotated and _typing_only(added, removed):
         return "typing only"
     if _renamed_only(added, removed):
         return "names changed only"

@@ -75,7 +75,9 @@ _CLASSES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
         r"[\"']?[\w.]*(?:secur|trust|protect|sandbox)[\w.]*\.?enabled?[\"']?\s*(?:[:=]|=>)\s*(?:false|off|no|0)\b|\bconfirm\w*\W{1,3}(?:never|off|false)\b|"
         # a peer's certificate not checked by name (held-out 297's ``bundle config set --global ssl_verify_mode 0``), and a
         # bearer token let into a URL's query (297's ``allowBearerTokensInQueryString: true``: logs and referrers keep URLs)
-        r"\b(?:VERIFY_NONE|CERT_NONE)\b|\bssl_verify_mode\W{1,4}0\b|\ballow\w*(?:token|secret|password|credential)s?\w*in_?(?:the_?)?(?:query|url)\w*[\"']?\s*(?:[:=]|=>)\s*true\b")),
+        r"\b(?:VERIFY_NONE|CERT_NONE)\b|"
+        # signing switched off (held-out 339's wolfBoot README: ``make`` → ``make SIGN=NONE``: images booted unsigned)
+        r"(?-i:\b(?:SIGN|SIGNING|SIGNATURE)\w*\s*=\s*(?:NONE|none|0|off|OFF|no|false|FALSE)\b)|\bgpgsign\W{1,3}false\b|--no-(?:gpg-)?sign\b|\bssl_verify_mode\W{1,4}0\b|\ballow\w*(?:token|secret|password|credential)s?\w*in_?(?:the_?)?(?:query|url)\w*[\"']?\s*(?:[:=]|=>)\s*true\b")),
     ("world_writable", "makes files world-writable", re.compile(
         r"(?i)\bchmod\s+(?:-\w+\s+)*(?:[0-7]?[0-7][0-7][2367]\b|[ao]?\+w\b|a=rwx)|\b(?:0o?)?777\b|"
         # an install's mode (held-out 303's acme-redirect: ``install -Dm 666 … -t /etc``)
@@ -94,6 +96,9 @@ _CLASSES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
         r"(?P<h>[\"'](?:[0-9a-f]{24,39}|[0-9a-f]{41,64})[\"'])|(?P<c>(?:password|passwd|pass|pwd|secret)\w*\s*===?\s*[\"'][^\"'\s]{6,}[\"'])|(?P<u>(?:[\"']|://)[\w.-]+:[^\"'\s@/]{6,}@)|"
         # a password's shape (upper, lower, digit and a sign) on a line that names one, wherever it stands (held-out 295's
         # digest: ``opt.Username, opt.Password = "admin", "Pr0d-D1gest-2024!"``)
+        # a key's shape (32-64 letters and digits, both cases) handed to a client or an auth call (held-out 333's duo_api_nodejs
+        # README: ``new duo_api.Client('DIWJ8X6AEYOR5OMC6TQ1', 'Zh5eGmUq9zpfQnyUIu5OL9iWoMMv5ZNmk3zLJ4E…')``)
+        r"(?:client|auth|api|login|connect|credential)\w*\s*\([^)\n]*?(?P<k>[\"'](?-i:(?=[A-Za-z0-9]*[A-Z])(?=[A-Za-z0-9]*[a-z]))(?=[A-Za-z0-9]*\d)[A-Za-z0-9]{32,64}[\"'])|"
         r"(?<=[\s,=(])(?P<s>[\"'](?![^\"'\s]*(?:://|@))(?-i:(?=[^\"'\s]*[A-Z])(?=[^\"'\s]*[a-z]))(?=[^\"'\s]*\d)(?=[^\"'\s]*[^\w\"'\s])[^\"'\s]{10,64}[\"'])")),
     ("logged_secret", "writes a secret to a log", re.compile(
         r"(?i)\b(?:console\.(?:log|info)|print(?:ln|f)?|puts|error_log|log(?:ger)?\.\w+)\s*\([^)\n]*(?:\b|(?<=[a-z_]))(?:secret|password|passwd|private[_ ]?key)\b")),
@@ -140,7 +145,7 @@ def _hits(line: str, classes: frozenset[str] | None = None, names: bool = True) 
         for m in pattern.finditer(line):
             if not names and name == "protection_off" and m.group().lower() in _NAME_PART:
                 continue
-            if name == "literal_secret" and (_PLACEHOLDER.search(m.group("v") or m.group("h") or m.group("s") or (m.group("u") or "").lstrip(":/") or m.group("c").split("=")[-1])
+            if name == "literal_secret" and (_PLACEHOLDER.search(m.group("v") or m.group("h") or m.group("s") or m.group("k") or (m.group("u") or "").lstrip(":/") or m.group("c").split("=")[-1])
                                              or (m.group("h") and _NOT_SECRET_HEX.search(line[max(0, m.start() - 30):m.start()]))):
                 continue
             if name == "literal_secret" and m.group("s") and not _NAMES_A_PASSWORD.search(line):

@@ -1,21 +1,20 @@
 """The one risky line an ordinary change can carry: a security value turned the unsafe way, a dangerous call.
 
-A worker that slips a risky line into a feature, a typing pass or a release (by mistake, or on an
-instruction planted in what it read) leaves the rest of the change ordinary: the file's path, size and
-words say nothing. These readers look at each changed line alone and name the line itself:
+A worker that slips a risky line into a feature, a typing pass or a release (by mistake, or on an instruction planted in
+what it read) leaves the rest of the change ordinary: its path, size and words say nothing. These readers look at each
+changed line alone and name the line itself:
 
-- ``unsafe_value``: a line the change adds that turns a security-relevant value the unsafe way (TLS
-  verification off, autoescaping off, a cookie's Secure/HttpOnly off, CSRF off, a world-writable mode,
-  trust in proxy headers, debug on, a limit removed, CORS open to any origin, a hard-coded secret), or a
-  safe setting the change removes and does not set again (``autoescape=True`` dropped);
-- ``dangerous_call``: a line the change adds that runs text as code or commands (``eval``/``exec``/``new
-  Function``, ``pickle``/``yaml.load``, ``shell=True``, a command or SQL statement built by interpolation,
-  ``curl … | sh``), a redirect to a URL the request supplies, or a CI workflow widened (``permissions:
-  write-all``, ``pull_request_target``, an event's text in a ``run:`` step).
+- ``unsafe_value``: a line the change adds that turns a security-relevant value the unsafe way (TLS verification off,
+  autoescaping off, a cookie's Secure/HttpOnly off, CSRF off, a world-writable mode, trust in proxy headers, debug on, a
+  limit removed, CORS open to any origin, a hard-coded secret), or a safe setting the change removes and does not set
+  again (``autoescape=True`` dropped);
+- ``dangerous_call``: a line the change adds that runs text as code or commands (``eval``/``exec``/``new Function``,
+  ``pickle``/``yaml.load``, ``shell=True``, a command or SQL statement built by interpolation, ``curl … | sh``), a
+  redirect to a URL the request supplies, or a CI workflow widened (``permissions: write-all``, ``pull_request_target``,
+  an event's text in a ``run:`` step).
 
-A line that stands again, squeezed, on the other side of the change was only moved or re-wrapped: it
-says nothing. The guards a change deletes or inverts are ``relay.review.guard_reading``'s. None of them
-knows a file's kind: the rules (``relay.review.rules``) decide where each applies.
+A line that stands again, squeezed, on the other side was only moved or re-wrapped: it says nothing. Guards deleted or
+inverted are ``relay.review.guard_reading``'s; no reader knows a file's kind: ``relay.review.rules`` decides where each applies.
 """
 
 from __future__ import annotations
@@ -155,11 +154,12 @@ _UNSAFE_VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = build
     ("lets XML load external entities", ("doctype", "entities", "entityreferences"), re.compile(
         r"disallow-doctype-decl['\"]\s*,\s*false\b|external-(?:general|parameter)-entities['\"]\s*,\s*true\b|"
         r"\bsetExpandEntityReferences\s*\(\s*true\b|\bIS_SUPPORTING_EXTERNAL_ENTITIES\s*,\s*(?:true|Boolean\.TRUE)\b")),
+    # The header's name as a call's argument, a map's key or subscript, a PHP header line or a server config's directive.
     ("opens CORS to any origin", ("origin", "cors", "mirror_request", "allow_any", "credentials", "anyhost"), re.compile(
-        r"Access-Control-Allow-Origin['\"]?\s*[,:=]\s*(?:['\"]\*['\"]|(?:req|request|origin|headers)\b)|"
+        r"Access-Control-Allow-Origin['\"]?\]?\s*(?:[,:=]\s*|\s+(?=['\"]?\*))(?:['\"]?\*(?=['\"]|\s*;|\s*$)|(?:req|request|origin|headers)\b)|"
         r"\bCORS_(?:ORIGIN_)?ALLOW_ALL(?:_ORIGINS)?\s*=\s*True\b|\bAllowAllOrigins\s*[:=]\s*true\b|"
         r"\b(?:allow_?origins?|allowed_?origins|cors_?origins?|origins?)" + _Q + r"\s*[=:]\s*(?:\[\]string\s*)?(?:[\[{]\s*)?(?:['\"]\*['\"]|true\b|True\b|(?:req|request)\.headers)|"
-        r"\borigins\s+['\"]\*['\"]|@CrossOrigin\s*\(\s*(?:origins\s*=\s*)?\{?\s*\"\*\"|\ballowedOrigin\w*\(\s*\"\*\"|Access-Control-Allow-Origin['\"]?\s*[,:=]\s*[^;]*(?:Header\.Get|\.get)\(\s*['\"]Origin|"
+        r"\borigins\s+['\"]\*['\"]|@CrossOrigin\s*\(\s*(?:origins\s*=\s*)?\{?\s*\"\*\"|\ballowedOrigin\w*\(\s*\"\*\"|Access-Control-Allow-Origin['\"]?\]?\s*[,:=]\s*[^;]*(?:Header\.Get|\.get)\(\s*['\"]Origin|"
         r"\b(?:AllowOriginFunc|CheckOrigin)\b.*return\s+true\b|\banyHost\s*\(\s*\)|\breflectClientOrigin\s*=\s*true\b|\ballow_origin_regex\s*=\s*r?['\"]\.[*+]|\bmirror_request\s*\(\s*\)|"
         r"\b(?:allow_?credentials|supports_?credentials|credentials)" + _Q + r"\s*[=:]\s*['\"]\*['\"]|"
         r"\borigin" + _Q + r"\s*:\s*\(?\s*(\w+)\s*\)?\s*=>\s*\1\s*[,}]|"

@@ -21,7 +21,7 @@ rank. Two things here:
   an awaited call or a checked result left unwaited (``await p.Process(r)`` → ``_ = p.Process(r)``, ``f()?;`` → ``let _ =
   f();``); a docs sample pointing a dependency at another package (Cargo ``x = { package = "y" }``, npm ``"x":
   "npm:y@…"``, pip ``x @ https://…``, ``gem "x", git: …``); a workflow that runs on pull requests moved to a self-hosted
-  runner.
+  runner; a statement moved into or out of its block where indentation is the block (relay.review.block_moves).
 
 The party guarded against is a worker that slips one such line into an ordinary change. Tests' own code stays quiet (the
 rows' scope), and each reader wants the line's own shape, not a word: a counter's ``fetch_add`` made ``Relaxed``, an arm
@@ -35,6 +35,7 @@ from collections.abc import Sequence
 
 from typing import TYPE_CHECKING
 
+from relay.review.block_moves import moved_block
 from relay.review.let_through import let_through
 from relay.review.line_shapes import clipped, squeezed
 
@@ -324,7 +325,7 @@ def state_turn(kind: str, added: Sequence[str], removed: Sequence[str], on_prs: 
     if kind not in ("source", "example"):
         return None
     return (_ordering(added, removed) or _widened(added, removed) or _joined_label(path, added, removed) or _shared_place(added, removed)
-            or _unwaited(added, removed))
+            or _unwaited(added, removed) or moved_block(path, added, removed))
 
 
 # The rule table's wrappers (relay.review.rules): moved here to keep the table within its 500 lines.
