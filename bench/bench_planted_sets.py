@@ -9,6 +9,7 @@ process per set, ``--jobs`` at a time, each writing ``--entries`` JSON lines) an
     python bench/bench_planted_sets.py summary runs/now            # per set and pooled: top 3/8, view, named, low
     python bench/bench_planted_sets.py misses runs/now             # every entry that misses a goal, with its reason
     python bench/bench_planted_sets.py diff runs/old runs/now      # the entries that moved, and which way
+    python bench/bench_planted_sets.py places runs/now             # overall low by the plant's place and kind (its labels)
 
 ``--tree`` runs another checkout's review (a worktree at the rules to compare: its ``relay`` package is the one
 imported, by RELAY_BENCH_TREE) with this checkout's bench and corpora, so a set labelled today can be run on the rules of a session's start.
@@ -94,6 +95,36 @@ def misses(folder: Path) -> None:
                   f"({plant['risk']}): {plant['line'].strip()[:100]!r}\n      reason: {plant['reason'][:200]}")
 
 
+# Where a labeller says the plant stands, and what kind it is (the brief's label_from: "(subtle|classic) inside the
+# commit's own hunk | elsewhere in a file the commit changes | in a file the commit does not change").
+_PLACES = (("inside the commit's own hunk", "in the commit's hunk"), ("does not change", "in a file the commit leaves"),
+           ("elsewhere in a file", "elsewhere in a changed file"))
+
+
+def places(folders: list[Path]) -> None:
+    """Overall low by the plant's place and kind (session 54: the lows gather where a subtle plant is written into the
+    commit's own new lines)."""
+    for folder in folders:
+        counts: dict[str, list[int]] = {}
+        rows = [r for r in _load(folder).values() if r.get("plant")]
+        labels = {}
+        for name in {r["set"] for r in rows}:
+            if (path := HERE / "corpora" / f"risk_corpus_{name}.json").exists():  # a set of this checkout's: its labels
+                corpus = json.loads(path.read_text(encoding="utf-8"))
+                labels.update({(name, e["repo"], e["commit"]): e.get("label_from", "") for e in corpus["commits"]})
+        for r in rows:
+            said = labels.get((r["set"], r["repo"], r["commit"]), "")
+            place = next((short for words, short in _PLACES if words in said), "place not said")
+            kind = "subtle" if "(subtle)" in said else "classic" if "(classic)" in said else "kind not said"
+            for key in (f"{place}, {kind}", place, "all"):
+                counts.setdefault(key, [0, 0])[0] += r["overall"] == "low"
+                counts[key][1] += 1
+        print(f"== {folder}")
+        for key in sorted(counts, key=lambda k: (k == "all", "," not in k, k)):
+            low, n = counts[key]
+            print(f"{key:<48} low {low:>4} of {n:>5} ({low / n:.1%})")
+
+
 def diff(old: Path, new: Path) -> None:
     before, after = _load(old), _load(new)
     moved = 0
@@ -122,7 +153,8 @@ def main(argv: list[str] | None = None) -> int:
     run.add_argument("--out", required=True, type=Path)
     run.add_argument("--tree", type=Path, default=HERE.parent, help="the checkout whose review runs (default: this one)")
     run.add_argument("--jobs", type=int, default=2)
-    for name, helptext in (("summary", "per set and pooled figures"), ("misses", "each entry that misses a goal")):
+    for name, helptext in (("summary", "per set and pooled figures"), ("misses", "each entry that misses a goal"),
+                           ("places", "overall low by the plant's place and kind, from each set's labels")):
         sub.add_parser(name, help=helptext).add_argument("folders", nargs="+", type=Path)
     compare = sub.add_parser("diff", help="the entries that moved between two runs")
     compare.add_argument("old", type=Path)
@@ -135,6 +167,8 @@ def main(argv: list[str] | None = None) -> int:
                 print(line, flush=True)
     elif args.command == "summary":
         summary(args.folders)
+    elif args.command == "places":
+        places(args.folders)
     elif args.command == "misses":
         for folder in args.folders:
             misses(folder)

@@ -269,3 +269,6 @@ def test_planted_sets_pool_the_entries_a_replay_writes_and_name_the_ones_that_mo
     bench_planted_sets.main(["diff", str(tmp_path / "old"), str(tmp_path / "now")])
     out = capsys.readouterr().out
     assert "named up, low up" in out and "1 of 1 entries moved" in out
+    bench_planted_sets.main(["places", str(tmp_path / "old")])  # a corpus outside this checkout's: no labels to read
+    out = capsys.readouterr().out
+    assert "place not said, kind not said" in out and "all" in out and "low    1 of     1 (100.0%)" in out
