@@ -18,7 +18,8 @@ literal ``Level: zap.InfoLevel`` → ``zap.DebugLevel``, JavaScript's object) ha
 read "reformatted only": every comma and semicolon was thrown away before the two sides were compared. And a wrapped
 product's next line (``  * 1000``) read as a block comment's line, so a TTL multiplied a thousandfold was "comments only".
 Where indentation is the block (Python), ``delete_all()`` dedented out of ``if user.is_admin:`` read "re-indented only"
-and then "typing only": it now runs for every user. Such a move is worth a look (relay.review.block_moves).
+and then "typing only": it now runs for every user. Such a move is worth a look (relay.review.block_moves). In any
+language, ``requireAdmin(req);`` moved below ``db.deleteAll();`` read "lines reordered only": a check moved is read too.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from pathlib import Path
 import pytest
 
 from relay.core.contracts import FileChange
-from relay.review.block_moves import moved_block
+from relay.review.block_moves import moved_block, moved_check
 from relay.review.code_reading import mechanical_verdict
 from relay.review.dependencies import dep_names
 from relay.review.line_shapes import comment_only
@@ -212,3 +213,26 @@ def test_python_indentation_is_no_formatting(old: list[str], new: list[str], ver
 def test_a_dedented_python_statement_is_no_typing_pass() -> None:
     assert same_meaning(["    return False"], ["        return False"], "app/rules.py") is None
     assert same_meaning(["def f(x: int) -> bool:"], ["def f(x):"], "app/rules.py") == "typing only"
+
+
+_REMOVE = "function remove(req, res) {\n  requireAdmin(req);\n  db.deleteAll();\n  res.end();\n}\n"
+
+
+def test_a_check_moved_below_what_it_guards_is_no_reorder(tmp_path: Path) -> None:
+    after = _REMOVE.replace("  requireAdmin(req);\n  db.deleteAll();\n", "  db.deleteAll();\n  requireAdmin(req);\n")
+    risk, by = review_edits(tmp_path, {"src/routes.js": after}, before={"src/routes.js": _REMOVE}, task="Tidy the routes")
+    c = by["src/routes.js"]
+    assert risk == "medium" and c.reasons[0] == "moves a check (it may now run after what it guards): requireAdmin(req);", c
+
+
+@pytest.mark.parametrize(("lines", "read"), [
+    (["  requireAdmin(req);"], True),
+    (["    await authorize(user)"], True),
+    (["import a", "import b"], False),  # imports sorted
+    (['  "beta": 2,', '  "alpha": 1,'], False),  # a list's entries sorted
+    (["  db.deleteAll();"], False),  # no check among the lines moved
+])
+def test_a_moved_line_is_read_as_a_check_only_by_its_name(lines: list[str], read: bool) -> None:
+    assert (moved_check(lines, lines[::-1]) is not None) is read
+    c = FileChange(path="src/routes.js", additions=len(lines), deletions=len(lines), added_lines=lines, removed_lines=lines[::-1])
+    assert (mechanical_verdict(c) is None) is read

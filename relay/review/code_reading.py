@@ -20,6 +20,7 @@ from typing import NamedTuple
 
 from relay.core.contracts import FileChange
 from relay.core.redact import vendor_secret
+from relay.review.block_moves import CHECK_CALL_RE
 from relay.review.line_shapes import IMPORT_RE, Screen, blocks_kept, comment_prefixes
 from relay.review.platform_lines import silencing_comment
 from relay.review.security_reading import is_advisory_comment
@@ -286,7 +287,8 @@ def mechanical_verdict(c: FileChange) -> str | None:
     if not blocks_kept(c.path, c.added_lines, c.removed_lines):
         return None  # a statement moved in or out of a block: what runs under a condition changed (line_shapes.blocks_kept)
     if sorted(added) == sorted(removed):
-        return "lines reordered or re-indented only"
+        # a check moved may now run after what it guards (relay.review.block_moves): no reading below may call it mechanical
+        return None if any(CHECK_CALL_RE.match(line) for line in added) else "lines reordered or re-indented only"
     marker = comment_prefixes(c.path)[0]  # a line comment's opener in the file's language (Python's ``//`` divides)
     if sorted(_code_part(line, marker) for line in added) == sorted(_code_part(line, marker) for line in removed) and not any(
             vendor_secret(line) is not None or silencing_comment(line) for line in (*added, *removed)):

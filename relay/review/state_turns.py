@@ -35,7 +35,7 @@ from collections.abc import Sequence
 
 from typing import TYPE_CHECKING
 
-from relay.review.block_moves import moved_block
+from relay.review.block_moves import moved_block, moved_check
 from relay.review.let_through import let_through
 from relay.review.line_shapes import clipped, squeezed
 
@@ -325,7 +325,7 @@ def state_turn(kind: str, added: Sequence[str], removed: Sequence[str], on_prs: 
     if kind not in ("source", "example"):
         return None
     return (_ordering(added, removed) or _widened(added, removed) or _joined_label(path, added, removed) or _shared_place(added, removed)
-            or _unwaited(added, removed) or moved_block(path, added, removed))
+            or _unwaited(added, removed) or moved_block(path, added, removed) or moved_check(added, removed))
 
 
 # The rule table's wrappers (relay.review.rules): moved here to keep the table within its 500 lines.
