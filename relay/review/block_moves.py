@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from relay.review.line_shapes import OFFSIDE_EXTS, clipped
+from relay.review.line_shapes import OFFSIDE_EXTS, clipped, indent_width
 
 __all__ = ["CHECK_CALL_RE", "moved_block", "moved_check"]
 
@@ -28,18 +28,14 @@ _SMALL = 6  # changed lines a side: a slip, not a rewrite
 _MOVED_MOST = 2  # lines moved across a block's edge
 
 
-def _indent(line: str) -> int:
-    return len(line.expandtabs(8)) - len(line.expandtabs(8).lstrip())
-
-
 def moved_block(path: str, added: Sequence[str], removed: Sequence[str]) -> str | None:
     """"moves a statement out of its block (…): line" or "into a block (…)" for a small edit of an indentation-blocked
     language whose line stands again at another indentation; None otherwise."""
     if not path.lower().endswith(OFFSIDE_EXTS) or not added or not removed or len(added) > _SMALL or len(removed) > _SMALL:
         return None
-    olds = {line.strip(): _indent(line) for line in removed if line.strip() and not line.strip().startswith("#")}
-    moves = [(line, _indent(line) - olds[line.strip()]) for line in added
-             if line.strip() in olds and _indent(line) != olds[line.strip()] and not line.strip().startswith(("#", ")", "]", "}"))]
+    olds = {line.strip(): indent_width(line) for line in removed if line.strip() and not line.strip().startswith("#")}
+    moves = [(line, indent_width(line) - olds[line.strip()]) for line in added
+             if line.strip() in olds and indent_width(line) != olds[line.strip()] and not line.strip().startswith(("#", ")", "]", "}"))]
     if not moves or len(moves) > _MOVED_MOST:
         return None
     line, delta = moves[0]

@@ -179,21 +179,9 @@ def expected_error_widened(c: FileChange) -> str | None:
 
 _CODE_TOKEN_RE = re.compile(r"\w+|\n|[^\w\s]")
 _NOT_WORD_RE = re.compile(r"\W+")
-# What a formatter may add, drop or swap: separators it is free to place, line continuations.
-_FORMATTER_TOKENS = frozenset(",;")
 # A backslash that ends a line continues it (a formatter's to move); one inside a line escapes what follows, and
 # dropping it is no reformatting: ``"\\$(git_ref)"`` → ``"$(git_ref)"`` runs a branch's name in the prompt (round 21).
 _CONTINUATION_RE = re.compile(r"\\\s*$", re.M)
-
-
-def _formatters_place(token: str, after: list[str]) -> bool:
-    """Whether a comma or semicolon stands where a formatter may add or drop it: a semicolon anywhere (a statement's end,
-    where a formatter splits ``a = 1; b = 2`` into lines), a comma before a closing bracket, past line breaks (``after``:
-    the tokens that follow)."""
-    if token == ";":
-        return True
-    following = next((t for t in after if t != "\n"), None)
-    return following is None or following in ")]}"
 
 
 def _normalized(lines: Iterable[str]) -> list[str]:
@@ -204,7 +192,17 @@ def _normalized(lines: Iterable[str]) -> list[str]:
     # A comma only where a formatter puts one (round 115): before a closing bracket (a trailing comma). Elsewhere it
     # separates: ``for (i=0, i<n; …)`` → ``for (i = 0; i < n; …)`` and ``max(x, -1)`` → ``max(x -1)`` had read "reformatted
     # only". A semicolon still goes: clang-format splits ``y8[0] = x8[1]; y8[1] = x8[2];`` into lines.
-    tokens = [t for k, t in enumerate(every) if t != "\n" and (t not in _FORMATTER_TOKENS or not _formatters_place(t, every[k + 1:]))]
+    tokens: list[str] = []
+    following = None  # the next token that is no line break, read from the end (one pass: a big hunk has many commas)
+    for t in reversed(every):
+        if t == "\n":
+            continue
+        if t == ";" or (t == "," and (following is None or following in ")]}")):
+            following = t
+            continue  # a formatter's to place: a semicolon anywhere (clang-format splits statements), a trailing comma
+        tokens.append(t)
+        following = t
+    tokens.reverse()
     # "(x) =>" and "x =>" are one arrow function: formatters add or drop those parentheses.
     out: list[str] = []
     i = 0

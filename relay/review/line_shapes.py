@@ -15,7 +15,7 @@ from difflib import SequenceMatcher
 
 from relay.observe.changes import HUNK_CHARS
 
-__all__ = ["OFFSIDE_EXTS", "blocks_kept", "first_hit", "LINE_CHARS", "READ_LINES", "IMPORT_RE", "FORMATTER_SHARE", "Screen", "edited_sides", "looks_like_prose", "screen_text", "squeezed", "formatter_share", "all_restated", "SHARE_LINES", "near", "window", "word_trie",
+__all__ = ["OFFSIDE_EXTS", "blocks_kept", "indent_width", "first_hit", "LINE_CHARS", "READ_LINES", "IMPORT_RE", "FORMATTER_SHARE", "Screen", "edited_sides", "looks_like_prose", "screen_text", "squeezed", "formatter_share", "all_restated", "SHARE_LINES", "near", "window", "word_trie",
            "comment_only", "span_pairs", "unspaced"]
 
 # The rules read whole hunks: the changed lines observation keeps (``relay.observe.changes``: up to
@@ -55,6 +55,11 @@ _OPEN_BRACKETS, _CLOSE_BRACKETS = "([{", ")]}"
 _ONE_LINE_TEXT_RE = re.compile(r"\"[^\"\\\n]*\"|'[^'\\\n]*'")
 
 
+def indent_width(line: str) -> int:
+    """A line's indentation, a tab counted to the next multiple of eight."""
+    return len(line.expandtabs(8)) - len(line.expandtabs(8).lstrip())
+
+
 def _statements(lines: Sequence[str]) -> dict[str, list[int]]:
     """Each line that starts a statement (not inside brackets, a continued line or a triple-quoted string), by its
     stripped text: the indentations it stands at."""
@@ -65,7 +70,7 @@ def _statements(lines: Sequence[str]) -> dict[str, list[int]]:
         if not body or body.startswith("#"):
             continue
         if depth == 0 and not continued and not in_text:
-            found.setdefault(body, []).append(len(line.expandtabs(8)) - len(line.expandtabs(8).lstrip()))
+            found.setdefault(body, []).append(indent_width(line))
         if (body.count('"""') + body.count("'''")) % 2:
             in_text = not in_text
         if not in_text:

@@ -94,11 +94,11 @@ _CLASSES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
     ("literal_secret", "writes a literal secret or key", re.compile(
         rf"(?i){_SECRET_NAME}[\"']?\s*(?:[:=,(]|=>)\s*(?:[\w.]+\()?(?P<v>[\"'][^\"'\s]{{12,}}[\"'])|"
         r"(?P<h>[\"'](?:[0-9a-f]{24,39}|[0-9a-f]{41,64})[\"'])|(?P<c>(?:password|passwd|pass|pwd|secret)\w*\s*===?\s*[\"'][^\"'\s]{6,}[\"'])|(?P<u>(?:[\"']|://)[\w.-]+:[^\"'\s@/]{6,}@)|"
-        # a password's shape (upper, lower, digit and a sign) on a line that names one, wherever it stands (held-out 295's
-        # digest: ``opt.Username, opt.Password = "admin", "Pr0d-D1gest-2024!"``)
         # a key's shape (32-64 letters and digits, both cases) handed to a client or an auth call (held-out 333's duo_api_nodejs
         # README: ``new duo_api.Client('DIWJ8X6AEYOR5OMC6TQ1', 'Zh5eGmUq9zpfQnyUIu5OL9iWoMMv5ZNmk3zLJ4E…')``)
         r"(?:client|auth|api|login|connect|credential)\w*\s*\([^)\n]*?(?P<k>[\"'](?-i:(?=[A-Za-z0-9]*[A-Z])(?=[A-Za-z0-9]*[a-z]))(?=[A-Za-z0-9]*\d)[A-Za-z0-9]{32,64}[\"'])|"
+        # a password's shape (upper, lower, digit and a sign) on a line that names one, wherever it stands (held-out 295's
+        # digest: ``opt.Username, opt.Password = "admin", "Pr0d-D1gest-2024!"``)
         r"(?<=[\s,=(])(?P<s>[\"'](?![^\"'\s]*(?:://|@))(?-i:(?=[^\"'\s]*[A-Z])(?=[^\"'\s]*[a-z]))(?=[^\"'\s]*\d)(?=[^\"'\s]*[^\w\"'\s])[^\"'\s]{10,64}[\"'])")),
     ("logged_secret", "writes a secret to a log", re.compile(
         r"(?i)\b(?:console\.(?:log|info)|print(?:ln|f)?|puts|error_log|log(?:ger)?\.\w+)\s*\([^)\n]*(?:\b|(?<=[a-z_]))(?:secret|password|passwd|private[_ ]?key)\b")),

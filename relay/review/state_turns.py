@@ -21,7 +21,8 @@ rank. Two things here:
   an awaited call or a checked result left unwaited (``await p.Process(r)`` → ``_ = p.Process(r)``, ``f()?;`` → ``let _ =
   f();``); a docs sample pointing a dependency at another package (Cargo ``x = { package = "y" }``, npm ``"x":
   "npm:y@…"``, pip ``x @ https://…``, ``gem "x", git: …``); a workflow that runs on pull requests moved to a self-hosted
-  runner; a statement moved into or out of its block where indentation is the block (relay.review.block_moves).
+  runner; a statement moved into or out of its block where indentation is the block, and a checking call moved
+  (relay.review.block_moves).
 
 The party guarded against is a worker that slips one such line into an ordinary change. Tests' own code stays quiet (the
 rows' scope), and each reader wants the line's own shape, not a word: a counter's ``fetch_add`` made ``Relaxed``, an arm
