@@ -12,7 +12,7 @@ Within one risk, the order follows what made the file risky, strongest first:
    file quotes, a line added apart from the change, what a turned check now lets through, a value read as weaker, an
    edited check quoted in parentheses, any other row but a word, path, size or kind row quoting one of the file's lines);
 3. words on the commit's own lines, a path word, the file's kind (CI, manifest, migration, a secret's path);
-4. size alone (a high file's thousands of lines).
+4. size alone (a high file's thousands of lines), or new deciding lines no rule judged (``relay.review.new_logic``).
 
 Round 32: what the commit says alike of several files is its own work, not a slip (``repeated``): a reason said word for
 word of two files (the same line turned the same way twice), or one generic finding's opening (before its quote) said of
@@ -41,7 +41,7 @@ from relay.core.contracts import FileChange
 from relay.review.leading_lines import WORD_RULES
 from relay.review.line_shapes import squeezed
 
-__all__ = ["CLASSIC", "GENERIC", "QUOTED", "SIZE_ONLY", "repeated", "strength"]
+__all__ = ["CLASSIC", "GENERIC", "QUOTED", "SIZE_ONLY", "UNJUDGED", "repeated", "strength"]
 
 # A line that is dangerous whatever surrounds it, or the change's purpose named by its own notes or the task. A symlink
 # pointing outside is a file's kind, not a line (held-out 17: jekyll's fix ships a test fixture linking to /etc/passwd;
@@ -60,6 +60,10 @@ GENERIC = frozenset({
 # the medium files by kind and size as before: an unread slip hides in a rewrite's big hunk as often as anywhere (held-out
 # 28: a 200-line hunk holding the plant ranked 2nd by size; read as size-only it fell to 4th behind two deleted files).
 SIZE_ONLY = frozenset({"huge_change"})
+# New deciding lines no rule judged (relay.review.new_logic) are quoted, but a quote picked from the commit's own new code
+# names no finding: it ranks with size alone, after a turned line the floor quoted and after a kind (held-out 309's
+# gitingest: an environment template's `ALLOWED_HOSTS=*`, medium for its kind, went third behind a new-logic file).
+UNJUDGED = frozenset({"new_logic"})
 # A classic row's finding that quotes the check it was read from, "… (was OLD)", reads the shape of an edited check (a
 # refusal narrowed, a check's result ignored): a generic read, which a refactor's own rewritten checks trip as often
 # (held-out 22: ink's own `if (!instance)` → `=== undefined` ranked above a planted `!== 'false'` read the same way).
@@ -172,7 +176,7 @@ def strength(change: FileChange, said_alike: frozenset[str] = frozenset()) -> in
             level = 1
         elif name in QUOTED and change.risk != "low" and _quotes_line(name, reason):
             level = 2
-        elif name in SIZE_ONLY:
+        elif name in SIZE_ONLY or name in UNJUDGED:
             level = 4
         elif name not in _NOTES:  # a note decides nothing; an edit apart not judged is a kind
             # A row not listed here whose reason quotes one of the file's changed lines (a row added later, a floor that

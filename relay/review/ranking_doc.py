@@ -81,7 +81,13 @@ _TEXT = {
    copyright year, a sentence, values turned all over one file, and a line whose name the leader's task names (the work
    it asked for) stay quiet. A docs page's code sample is what its readers copy: a sample's line turned in place — a
    value, a literal's text, an argument put in, taken out or made another — makes that page medium the same way; a
-   rename the page follows, a comment for the reader, a sample or a page rewritten and release notes stay quiet.""",
+   rename the page follows, a comment for the reader, a sample or a page rewritten and release notes stay quiet.
+   In such a change, a low source file (not a test, an example or docs; not a mechanical, typing-only or version edit)
+   that adds more deciding lines than it removes — a condition, a comparison, `&&`/`||`, a ternary, strings aside — is
+   medium too (`new_logic`, `relay/review/new_logic.py`), its most telling such line quoted: no reader can tell a slip
+   written into the commit's own new code from the code, and new decisions in what ships are not a change to skip. It
+   ranks with size alone, after a turned line the floor quoted and after a kind; Go's `if err != nil`, a bare `else` and a line
+   the change also removes (moved) decide nothing new.""",
         "facts": "## Facts a scope can name",
         "fact_head": "| fact | meaning |\n| --- | --- |",
         "rules": "## The rules, in table order",
@@ -141,7 +147,12 @@ _TEXT = {
    一个字符的一对行，或在字面量列表中加入或拿掉一个字面量的行，不论该行单独说明了多少；版本号、版权年份、句子、
    同一文件里到处都改了的数值，以及领导者任务中点名的名字所在的行（即它要求的工作）保持安静。文档页中的代码示例是读者
    照抄的内容：示例中的一行被原地转向——一个值、一个字面量的文字、一个参数被加入、拿掉或换成另一个——同样使该页
-   判为 medium；文档随重命名而改名、给读者的注释、整段示例或整页重写，以及发布说明保持安静。""",
+   判为 medium；文档随重命名而改名、给读者的注释、整段示例或整页重写，以及发布说明保持安静。
+   在这样的变更中，新增的判断行多于删除的判断行（条件、比较、`&&`/`||`、三元表达式，字符串不计）的低风险源码文件（不含
+   测试、示例、文档；不含机械改动、只改类型或只改版本的编辑）同样判为 medium（`new_logic`，`relay/review/new_logic.py`），
+   引用其中最说明问题的一行：写进提交自身新代码里的失误，任何读取器都无法与代码本身区分，而所交付代码中的新判断不是可以
+   跳过的改动。它与只凭大小的理由同级排序，排在地板规则所引用的被转向行和类别理由之后；Go 的 `if err != nil`、单独的 `else`
+   以及变更同时删除的行（被移动）不算新的判断。""",
         "facts": "## 适用范围可引用的事实",
         "fact_head": "| 事实 | 含义 |\n| --- | --- |",
         "rules": "## 规则（按表中顺序）",

@@ -20,6 +20,7 @@ from relay.review.file_kinds import file_kind, is_manifest, kind_rank
 from relay.review.checks import lines
 from relay.review.dependencies import dep_names, existing_dependencies, moved_dependencies, moved_versions
 from relay.review.lead_order import repeated, strength
+from relay.review.new_logic import unjudged_logic
 from relay.review.low_change_floor import quoted_turns
 from relay.review.leading_lines import LEADING_RULE, WORD_RULES, apart_tells_as_much, quoted_elsewhere
 from relay.review.line_shapes import squeezed
@@ -290,9 +291,13 @@ def assess_all(changes: Iterable[FileChange], ctx: RiskContext) -> list[FileChan
     # A change no file of which is above low for a changed line (only for what it is, at most: a manifest, a CI file), whose
     # low files' reasons quote a code line it turned or edited apart (relay.review.low_change_floor): those files are read
     # again with their quote, worth a look.
-    if quotes := quoted_turns(list(read.values()), ctx.apart_quiet, ctx.task_names):
-        again = msgspec.structs.replace(ctx, low_change_quotes=quotes)
-        read |= {id(change): _as_moved(assess(twins.get(id(change), change), again), change) for change in changes if change.path in quotes}
+    quotes = quoted_turns(list(read.values()), ctx.apart_quiet, ctx.task_names)
+    # In such a change, a low source file that adds deciding lines no rule judged is worth a look too (relay.review.new_logic).
+    logic = unjudged_logic(read.values(), quotes)
+    if quotes or logic:
+        again = msgspec.structs.replace(ctx, low_change_quotes=quotes, new_logic=logic)
+        read |= {id(change): _as_moved(assess(twins.get(id(change), change), again), change) for change in changes
+                 if change.path in quotes or change.path in logic}
     return [read[id(change)] for change in changes]
 
 

@@ -30,6 +30,7 @@ from relay.review.weakened_values import WEAKENED_EXAMPLE, weakened_check
 from relay.review.package_values import KIND_EXAMPLES, PACKAGE_EXAMPLE, package_check
 from relay.review.leading_lines import LEADING_EXAMPLE, leading_line_check
 from relay.review.low_change_floor import FLOOR_APART_EXAMPLE, FLOOR_EXAMPLE, low_change_apart, low_change_quote
+from relay.review.new_logic import NEW_LOGIC_EXAMPLE, new_logic_row
 from relay.review.command_lines import COMMAND_EXAMPLE, COMMAND_MORE, command_line_check
 from relay.review.fetched_code import FETCHED_EXAMPLE, runs_fetched_code
 from relay.review.hidden_chars import HIDDEN_EXAMPLE, hidden_characters
@@ -66,8 +67,7 @@ _BY_TIME = "changed during the run by its timestamp (not diffed: the look failed
 RULES: tuple[Rule, ...] = (
     # ----- planted in the repository's git dir, in no tree: what git runs when you next use it (observe/git_dir.py)
     # (a look that failed lists .git by its timestamp too: the plant's sentence is the precise one)
-    Rule("git_dir_plant", "high", "{detail}", change_checks.git_dir_plant, leads=True,
-         outranks=("not_observed", "seen_beyond_git"), example=Example(
+    Rule("git_dir_plant", "high", "{detail}", change_checks.git_dir_plant, leads=True, outranks=("not_observed", "seen_beyond_git"), example=Example(
         _fc(".git", kind="modified"), "replaces .git (folder) with a file saying gitdir: /tmp/g", _fc(".githooks/x"),
         RiskContext(git_dir={".git": "replaces .git (folder) with a file saying gitdir: /tmp/g"},
                     unobserved={".git": _BY_TIME}, outside={".git": _BY_TIME})), more=(Example(
@@ -106,8 +106,7 @@ RULES: tuple[Rule, ...] = (
                            added_lines=["env = Environment(loader=loader, autoescape=False)"]),
                        "turns autoescaping off: env = Environment(loader=loader, autoescape=False)",
                        _fc("docs/security.md", additions=1, added_lines=["Never pass `autoescape=False` to the environment in production code."])), Example(*sample_code.SALT_EXAMPLE)) + tuple(Example(*e) for e in KIND_EXAMPLES["unsafe_value"])),
-    Rule("dangerous_call", "high", "{detail}", checks.dangerous_call, scope=_RISKY_LINES, leads=True, outranks=("security_tokens",),
-         example=Example(
+    Rule("dangerous_call", "high", "{detail}", checks.dangerous_call, scope=_RISKY_LINES, leads=True, outranks=("security_tokens",), example=Example(
              _fc("src/plugins.py", additions=2, added_lines=["def load(blob):", "    return pickle.loads(blob)"]),
              "deserializes untrusted data: return pickle.loads(blob)",
              _fc("tests/test_plugins.py", additions=1, added_lines=["    assert pickle.loads(pickle.dumps(x)) == x"])),
@@ -120,8 +119,7 @@ RULES: tuple[Rule, ...] = (
          example=Example(*COMMAND_EXAMPLE), more=tuple(Example(*e) for e in COMMAND_MORE)),
     # The line a worker turned inside a file of many changed lines, paired with the line it replaced, read for its
     # direction over the whole change (relay.review.turned_lines, round 29): quoted ahead of words, paths and sizes.
-    Rule("turned_line", "high", "{detail}", turned_line_check, scope=_RISKY_LINES, leads=True, outranks=("security_tokens",),
-         example=Example(*TURNED_LINE_EXAMPLE)),
+    Rule("turned_line", "high", "{detail}", turned_line_check, scope=_RISKY_LINES, leads=True, outranks=("security_tokens",), example=Example(*TURNED_LINE_EXAMPLE)),
     Rule("turned_check", "medium", "{detail}", turned_check_check, scope=_RISKY_LINES, leads=True, example=Example(*TURNED_CHECK_EXAMPLE)),
     # The same pairing read by tokens in any language, any file kind but prose and tests (relay.review.any_language, round 30).
     Rule("any_turn", "high", "{detail}", any_high_check, scope=_ANY_LINES, leads=True, example=Example(*ANY_HIGH_EXAMPLE)),
@@ -243,12 +241,14 @@ RULES: tuple[Rule, ...] = (
              _fc("lib/widget/store.rb", additions=1, deletions=1, removed_lines=["    @store.fetch(key)"], added_lines=["    @store.fetch(key) || {}"]),
              RiskContext(apart={"lib/widget/cache.rb": "edit apart from the change: @store.fetch(key) → @store.fetch(key) || {}"}))),
     # A change its first reading found above low for no changed line (every file low, or above low only for what it is: a
-    # manifest, a CI file, a lockfile), whose reasons quote a code line it turned or edited apart from the rest: that low file
-    # is worth a look, the quote its reason (relay.review.low_change_floor; asked in assess_all's second reading).
+    # manifest, a CI file, a lockfile), whose reasons quote a code line it turned or edited apart from the rest, or whose source
+    # adds deciding lines nothing judged: that low file is worth a look, the quote its reason (relay.review.low_change_floor,
+    # relay.review.new_logic; asked in assess_all's second reading).
     Rule("low_change_apart", "medium", "{detail}", low_change_apart, outranks=("note_apart", "leading_line"),
          scope=Scope(kinds=("source", "example"), not_changes=("deleted",), unless=("generated_output",)), example=FLOOR_APART_EXAMPLE),
     Rule("low_change_quote", "medium", "{detail}", low_change_quote, outranks=("leading_line",),  # data: a bound loosened far (round 50); docs: a sample turned (round 90), a danger taught (111)
          scope=Scope(kinds=("source", "example", "data", "docs"), not_changes=("deleted",), unless=("generated_output", "release_notes")), example=FLOOR_EXAMPLE),
+    Rule("new_logic", "medium", "{detail}", new_logic_row, scope=_NAMED_SOURCE, example=NEW_LOGIC_EXAMPLE),
     # What a one-line turn now lets through, said from the line (relay.review.let_through): a note, so it names, not ranks.
     Rule("lets_through_note", None, "{detail}", _let_through, scope=_RISKY_LINES, example=Example(
         _fc("store/memory.go", removed_lines=[_SPENT[0]], added_lines=[_SPENT[1]]),
@@ -295,8 +295,8 @@ RULES: tuple[Rule, ...] = (
              _fc("lib/png.c", additions=2, deletions=1, removed_lines=["  n = hdr[1];"], added_lines=["  n = hdr[1];", "  n &= 0x7f;"]),
              RiskContext(task_security="heap overflow", task_words=frozenset({"fix", "the", "heap", "overflow", "rle", "decoder"})))),
     # ----- tests weakened
-    # ----- public names removed: a module deleted with its own tests (its tests stay "deletes a test file":
-    # in a refactor that moves the module's code, the deleted tests are the finding)
+    # ----- public names removed: a module deleted with its own tests (its tests stay "deletes a test file": in a refactor
+    # that moves the module's code, the deleted tests are the finding)
     Rule("removes_tested_module", "high", "removes a module and its tests (public API: {detail})", checks.removes_tested_module,
          scope=Scope(kinds=("source",), changes=("deleted",), needs=("is_code",)), outranks=("deleted_file",), example=Example(
              _fc("lib/liquid/tags/local.rb", kind="deleted", deletions=30), "removes a module and its tests (public API: local)",
