@@ -93,3 +93,11 @@ def test_decisions_count_what_the_edit_adds_beyond_what_it_removes() -> None:
     assert decisions(change(["  bad && return 1"], ["  if bad; then", "    return 1", "  fi"])) == []  # one for one
     assert decisions(change(['  log("this and that or not")', "  let t = List<Map<K, V>>();", "  f(a => a)"], [])) == []
     assert decisions(change(["  } else {", "  if err != nil {", '  if __name__ == "__main__":'], [])) == []
+    # a docstring's prose is no join (held-out 294's pyairtable); in a language of symbols "and" is a word
+    doc = ["def tokens(self):", '    """List the tokens.', "", "    The response includes both revoked tokens and", '    """',
+           "    return self.get(all or None)"]
+    assert decisions(FileChange(path="api/enterprise.py", kind="added", additions=6, added_lines=doc)) == ["return self.get(all or None)"]
+    assert decisions(change(["  const t = a and b;"], [])) == []
+    # a decision written as a call is one too (a worker that knows the operators are read)
+    assert decisions(change(['  return iss.startsWith("https://");', "  const n = Math.min(len, cap);", "  recall(x);"], [])) == [
+        'return iss.startsWith("https://");', "const n = Math.min(len, cap);"]

@@ -18,7 +18,8 @@ environment template goes before it.
 
 What decides is read from the added lines alone, strings blanked first: a control keyword opening the line (``if``,
 ``elif``, ``while``, ``switch``, ``match``, ``case``, ``guard``, ``unless``), a comparison operator, ``&&``/``||`` or
-``and``/``or``/``not``, a ternary. A line the change also removes (moved, re-wrapped) is not new; Go's ``if err != nil``,
+``and``/``or``/``not`` (where they are operators), a ternary, a call that tests (``startsWith``, ``contains``,
+``equals``, ``any``, ``all``, ``min``, ``max``…). A line the change also removes (moved, re-wrapped) is not new; Go's ``if err != nil``,
 ``else`` alone and ``if __name__ == "__main__"`` are the shape of any code, not a decision. Its cost, on ordinary history
 (the 30 newest commits of the 100 repositories of planted sets 43–52): see bench/LEDGER.md, round 116.
 """
@@ -49,6 +50,14 @@ _OPERATOR_RE = re.compile(r"(?<![<>=!])(?:===?|!==?|<=|>=)(?![=>])|\s[<>]\s|&&|\
 # The shape of any code, not a decision of this one.
 _BOILERPLATE_RE = re.compile(r"^\s*(?:\}\s*)?(?:else\s*(?:\{|:)?\s*$|if\s+(?:.*;\s*)?err\s*!=\s*nil\s*\{|if\s+__name__\s*==|"
                              r"if\s+(?:not\s+)?TYPE_CHECKING\b)")
+# A decision written as a call: a prefix, a membership or an equality test, a quantifier over items, a bound picked (a
+# worker that knows the operators are read can write ``a.startsWith(b)`` or ``array_all(…)`` for them).
+_DECIDING_CALL_RE = re.compile(r"(?i)(?:\b|_)(?:starts_?with|ends_?with|has_?prefix|has_?suffix|contains|includes|equals(?:ignorecase)?|"
+                               r"equal_?fold|full_?match|matches|array_any|array_all|any|all|some|every|min|max|clamp)\s*\(")
+_SYMBOL_RE = re.compile(_OPERATOR_RE.pattern.replace(r"|\b(?:and|or|not)\b", ""))
+# Languages whose boolean operators are words, and Python's docstrings, which hold prose between code lines.
+_WORDED = (".py", ".pyi", ".pyx", ".rb", ".lua", ".pl", ".pm")
+_DOC_QUOTES_RE = re.compile(r'"""|\'\'\'')
 _NUMERIC_RE = re.compile(r"(?:<=?|>=?|[!=]==?)\s*-?\d|\d\s*(?:<=?|>=?|[!=]==?)|\blen\(|\.len\(\)|\.length\b|\.size\(?|\bcount\b")
 _MOST_LINES = 4000
 _PIECE = 12  # characters of a quote's piece that place it on a deciding line
@@ -59,15 +68,22 @@ def _code(line: str) -> str:
     return _TRAILING_RE.sub("", _STRING_RE.sub('""', line))
 
 
-def _deciding(lines: list[str], other: list[str]) -> list[str]:
-    """The lines of ``lines`` that decide something, but for those ``other`` holds too (moved, carried), stripped."""
+def _deciding(path: str, lines: list[str], other: list[str]) -> list[str]:
+    """The lines of ``lines`` that decide something, but for those ``other`` holds too (moved, carried), stripped. In a
+    language whose operators are words, a docstring's prose is no code (held-out 294's pyairtable: "The response includes
+    both revoked tokens and" read as a join); elsewhere ``and``, ``or`` and ``not`` are words, not operators."""
     carried = {squeezed(line) for line in other[:_MOST_LINES]}
-    found = []
+    worded = path.endswith(_WORDED)
+    operator = _OPERATOR_RE if worded else _SYMBOL_RE
+    found, in_doc = [], False
     for line in lines[:_MOST_LINES]:
+        if worded and (_DOC_QUOTES_RE.findall(line).__len__() % 2 or in_doc):
+            in_doc ^= len(_DOC_QUOTES_RE.findall(line)) % 2 == 1
+            continue
         if not line.strip() or _COMMENT_RE.match(line) or _BOILERPLATE_RE.match(line) or squeezed(line) in carried:
             continue
         code = _code(line)
-        if _CONTROL_RE.match(code) or _OPERATOR_RE.search(code):
+        if _CONTROL_RE.match(code) or operator.search(code) or _DECIDING_CALL_RE.search(code):
             found.append(line.strip())
     return found
 
@@ -76,8 +92,8 @@ def decisions(c: FileChange) -> list[str]:
     """The added lines of ``c`` that decide something, in order (stripped), when it adds more of them than it removes: a
     condition edited in place, a call renamed in one, a loop rewritten as a chain (``if bad; then return 1; fi`` →
     ``bad && return 1``) decides nothing new; the readers of edited lines read those."""
-    added = _deciding(list(c.added_lines), list(c.removed_lines))
-    return added if len(added) > len(_deciding(list(c.removed_lines), list(c.added_lines))) else []
+    added = _deciding(c.path, list(c.added_lines), list(c.removed_lines))
+    return added if len(added) > len(_deciding(c.path, list(c.removed_lines), list(c.added_lines))) else []
 
 
 def unjudged_logic(assessed: Iterable[FileChange], quoted: dict[str, str]) -> frozenset[str]:
