@@ -77,8 +77,9 @@ def _deciding(path: str, lines: list[str], other: list[str]) -> list[str]:
     operator = _OPERATOR_RE if worded else _SYMBOL_RE
     found, in_doc = [], False
     for line in lines[:_MOST_LINES]:
-        if worded and (_DOC_QUOTES_RE.findall(line).__len__() % 2 or in_doc):
-            in_doc ^= len(_DOC_QUOTES_RE.findall(line)) % 2 == 1
+        odd = worded and len(_DOC_QUOTES_RE.findall(line)) % 2 == 1  # a docstring opens or closes on this line
+        if odd or in_doc:
+            in_doc ^= odd
             continue
         if not line.strip() or _COMMENT_RE.match(line) or _BOILERPLATE_RE.match(line) or squeezed(line) in carried:
             continue
