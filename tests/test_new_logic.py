@@ -16,7 +16,8 @@ from pathlib import Path
 import pytest
 
 from relay.core.contracts import FileChange
-from relay.review.new_logic import decisions
+from relay.review.new_logic import decisions, unjudged_logic
+from relay.review.review_budget import review_budget
 from reviewed import review_edits
 
 __all__: list[str] = []  # a test module exports nothing
@@ -101,3 +102,12 @@ def test_decisions_count_what_the_edit_adds_beyond_what_it_removes() -> None:
     # a decision written as a call is one too (a worker that knows the operators are read)
     assert decisions(change(['  return iss.startsWith("https://");', "  const n = Math.min(len, cap);", "  recall(x);"], [])) == [
         'return iss.startsWith("https://");', "const n = Math.min(len, cap);"]
+
+
+def test_past_the_review_budget_no_file_is_read_for_new_logic() -> None:
+    # A change built of many big files must not hold the packet back here (relay.review.review_budget).
+    lib = FileChange(path="src/lib.rs", kind="added", additions=4, added_lines=_VERIFY.splitlines())
+    assert unjudged_logic([lib], {}) == frozenset({"src/lib.rs"})
+    with review_budget(0.0):
+        sum(range(200_000))  # some CPU past the deadline
+        assert unjudged_logic([lib], {}) == frozenset()

@@ -36,6 +36,7 @@ from relay.review.leading_lines import leading_line
 from relay.review.line_shapes import squeezed
 from relay.review.low_change_floor import names_a_line
 from relay.review.quote_pieces import quoted_pieces
+from relay.review.review_budget import over_budget
 from relay.review.rule_row import Example, fc
 
 __all__ = ["NEW_LOGIC_EXAMPLE", "decisions", "new_logic_row", "unjudged_logic"]
@@ -103,8 +104,15 @@ def unjudged_logic(assessed: Iterable[FileChange], quoted: dict[str, str]) -> fr
     assessed = list(assessed)
     if any(names_a_line(c) for c in assessed):
         return frozenset()
-    return frozenset(c.path for c in assessed if c.risk == "low" and c.kind != "deleted" and c.path not in quoted
-                     and file_kind(c.path) == "source" and decisions(c))
+    found = set()
+    for c in assessed:
+        # Read within the review's CPU budget (relay.review.review_budget): a change built of thousands of big files must
+        # not hold the packet back here; past it, the files already say what was left unread.
+        if over_budget():
+            break
+        if c.risk == "low" and c.kind != "deleted" and c.path not in quoted and file_kind(c.path) == "source" and decisions(c):
+            found.add(c.path)
+    return frozenset(found)
 
 
 def _picked(lines: list[str], said: tuple[str, ...]) -> str | None:
