@@ -150,8 +150,9 @@ class RiskContext(msgspec.Struct, frozen=True, kw_only=True):
     # A change whose every file its first reading found low: path -> the code line a file's reasons quote as turned or
     # edited apart (relay.review.low_change_floor), read again with it.
     low_change_quotes: dict[str, str] = msgspec.field(default_factory=dict)
-    # In such a change, the low source files that add deciding lines no rule judged (relay.review.new_logic), read again.
-    new_logic: frozenset[str] = frozenset()
+    # In such a change, the low source files that add deciding lines no rule judged (relay.review.new_logic), read again:
+    # path -> those lines.
+    new_logic: dict[str, tuple[str, ...]] = msgspec.field(default_factory=dict)
     # The files whose edit apart changes only a message's words, the layout around it, or one name for another
     # (relay.review.odd_edits.quiet_apart): quoted, never raised by that floor (round 13: most quotes apart on ordinary
     # history were a message re-worded; round 34: an API renamed, ``ioutil.WriteFile`` → ``os.WriteFile``).

@@ -33,7 +33,7 @@ from relay.core.contracts import FileChange
 from relay.review.facts import FileFacts, RiskContext
 from relay.review.file_kinds import file_kind
 from relay.review.leading_lines import leading_line
-from relay.review.line_shapes import squeezed
+from relay.review.line_shapes import TRAILING_COMMENT_RE, comment_only, comment_prefixes, squeezed
 from relay.review.low_change_floor import names_a_line
 from relay.review.quote_pieces import quoted_pieces
 from relay.review.review_budget import over_budget
@@ -42,8 +42,6 @@ from relay.review.rule_row import Example, fc
 __all__ = ["NEW_LOGIC_EXAMPLE", "decisions", "new_logic_row", "unjudged_logic"]
 
 _STRING_RE = re.compile(r"\"(?:[^\"\\\n]|\\.)*\"|'(?:[^'\\\n]|\\.)*'|`[^`\n]*`")
-_COMMENT_RE = re.compile(r"^\s*(?:#|//|/\*|\*|--|;|<!--)")
-_TRAILING_RE = re.compile(r"\s(?://|#)\s.*$")
 _CONTROL_RE = re.compile(r"^\s*(?:\}\s*)?(?:else\s+if|elif|elsif|if|unless|while|until|guard|when|case|switch|match)\b")
 # A comparison (not an arrow, a shift, an assignment or a generic's brackets: ``<`` and ``>`` only between spaces),
 # a boolean join, a ternary.
@@ -66,7 +64,7 @@ _QUOTE = 140
 
 
 def _code(line: str) -> str:
-    return _TRAILING_RE.sub("", _STRING_RE.sub('""', line))
+    return TRAILING_COMMENT_RE.sub("", _STRING_RE.sub('""', line))
 
 
 def _deciding(path: str, lines: list[str], other: list[str]) -> list[str]:
@@ -75,6 +73,9 @@ def _deciding(path: str, lines: list[str], other: list[str]) -> list[str]:
     both revoked tokens and" read as a join); elsewhere ``and``, ``or`` and ``not`` are words, not operators."""
     carried = {squeezed(line) for line in other[:_MOST_LINES]}
     worded = path.endswith(_WORDED)
+    # A comment is one only with no code after it (``/* x */ if (…)``: line_shapes); a C preprocessor's ``#if`` picks a
+    # platform, not a behaviour.
+    prefixes = (*comment_prefixes(path), "#")
     operator = _OPERATOR_RE if worded else _SYMBOL_RE
     found, in_doc = [], False
     for line in lines[:_MOST_LINES]:
@@ -82,7 +83,7 @@ def _deciding(path: str, lines: list[str], other: list[str]) -> list[str]:
         if odd or in_doc:
             in_doc ^= odd
             continue
-        if not line.strip() or _COMMENT_RE.match(line) or _BOILERPLATE_RE.match(line) or squeezed(line) in carried:
+        if not line.strip() or comment_only(line, prefixes) or _BOILERPLATE_RE.match(line) or squeezed(line) in carried:
             continue
         code = _code(line)
         if _CONTROL_RE.match(code) or operator.search(code) or _DECIDING_CALL_RE.search(code):
@@ -98,21 +99,21 @@ def decisions(c: FileChange) -> list[str]:
     return added if len(added) > len(_deciding(c.path, list(c.removed_lines), list(c.added_lines))) else []
 
 
-def unjudged_logic(assessed: Iterable[FileChange], quoted: dict[str, str]) -> frozenset[str]:
-    """The low source files that add deciding lines, in a change no file of which is above low for a changed line; the
-    files the floor already quotes keep that quote."""
+def unjudged_logic(assessed: Iterable[FileChange], quoted: dict[str, str]) -> dict[str, tuple[str, ...]]:
+    """The low source files that add deciding lines, with those lines, in a change no file of which is above low for a
+    changed line; the files the floor already quotes keep that quote."""
     assessed = list(assessed)
     if any(names_a_line(c) for c in assessed):
-        return frozenset()
-    found = set()
+        return {}
+    found: dict[str, tuple[str, ...]] = {}
     for c in assessed:
         # Read within the review's CPU budget (relay.review.review_budget): a change built of thousands of big files must
         # not hold the packet back here; past it, the files already say what was left unread.
         if over_budget():
             break
-        if c.risk == "low" and c.kind != "deleted" and c.path not in quoted and file_kind(c.path) == "source" and decisions(c):
-            found.add(c.path)
-    return frozenset(found)
+        if c.risk == "low" and c.kind != "deleted" and c.path not in quoted and file_kind(c.path) == "source" and (lines := decisions(c)):
+            found[c.path] = tuple(lines)
+    return found
 
 
 def _picked(lines: list[str], said: tuple[str, ...]) -> str | None:
@@ -132,9 +133,7 @@ def new_logic_row(f: FileFacts, ctx: RiskContext) -> str | None:
     if f.change.path not in ctx.new_logic or f.mechanical or f.same_meaning or f.only_version:
         return None
     c = f.change
-    lines = decisions(c)
-    if not lines:
-        return None
+    lines = list(ctx.new_logic[c.path])  # read once, by unjudged_logic
     best = _picked(lines, (ctx.small_edits.get(c.path, ""), leading_line(c.path, c.added_lines, c.removed_lines) or "")) or max(
         lines, key=lambda line: (bool(_NUMERIC_RE.search(_code(line))), bool(_OPERATOR_RE.search(_code(line)))))
     many = f"{len(lines)} deciding lines" if len(lines) > 1 else "one deciding line"
@@ -146,4 +145,4 @@ def new_logic_row(f: FileFacts, ctx: RiskContext) -> str | None:
 _ADDED = ["pub fn verify(x: &[u8], y: &[u8]) -> bool {", "    if x.len() < y.len() {", "        return false;", "    }"]
 NEW_LOGIC_EXAMPLE = Example(fc("src/lib.rs", additions=4, added_lines=_ADDED),
                             "new logic no rule judged (one deciding line): if x.len() < y.len() {",
-                            fc("src/verify.rs", additions=4, added_lines=_ADDED), RiskContext(new_logic=frozenset({"src/lib.rs"})))
+                            fc("src/verify.rs", additions=4, added_lines=_ADDED), RiskContext(new_logic={"src/lib.rs": (_ADDED[1].strip(),)}))
