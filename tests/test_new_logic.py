@@ -104,6 +104,10 @@ def test_decisions_count_what_the_edit_adds_beyond_what_it_removes() -> None:
     # a decision written as a call is one too (a worker that knows the operators are read)
     assert decisions(change(['  return iss.startsWith("https://");', "  const n = Math.min(len, cap);", "  recall(x);"], [])) == [
         'return iss.startsWith("https://");', "const n = Math.min(len, cap);"]
+    # membership asked by a call (round 117: blind 321's allow-list by in_array), in PHP, JavaScript and Java
+    member = ["return in_array($key, $this->allowed);", "ok = isset($map[$k]);", "return seen.has(id);",
+              "return roles.containsKey(name);", "hash(key);", "canHaveIt(x);"]
+    assert decisions(change([f"  {line}" for line in member], [])) == member[:4]
 
 
 def test_past_the_review_budget_no_file_is_read_for_new_logic() -> None:

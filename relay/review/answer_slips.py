@@ -48,6 +48,7 @@ def _pairs(added: Sequence[str], removed: Sequence[str]) -> tuple[list[str], lis
 
 # ----- a returned call's result dropped for a constant
 _RETURNED_CALL_RE = re.compile(r"^\s*return\s+(?P<outer>[\w.:>-]+\()?\s*(?P<call>[A-Za-z_][\w.:>-]*\([^;]*?\))\s*\)?\s*;?\s*$")
+_RETURNED_NAME_RE = re.compile(r"^\s*return\s+(?P<name>\$?[A-Za-z_]\w*)\s*;?\s*$")
 _CONSTANT_ARG_RE = re.compile(r"^\s*return\s+(?P<outer>[\w.:>-]+\()?\s*(?:0|-?1|true|false|True|False|None|nil|null|NULL|Ok\(\(\)\))\s*\)?\s*;?\s*$")
 
 
@@ -66,6 +67,12 @@ def result_dropped(added: Sequence[str], removed: Sequence[str]) -> str | None:
             constant = next((a for a in new if (c := _CONSTANT_ARG_RE.match(a)) and (c.group("outer") or "") == outer), None)
             if constant is not None:
                 return f"drops the result it returned (the call now alone, a constant returned: its failure reads as success): {paired_quote(line, constant)}"
+            # Its input handed back as it came (round 117, blind 368's Purifier: ``return app('purifier')->clean($dirty, …);``
+            # → the call alone, then ``return $dirty;``): whatever the call cleaned or checked, the caller gets the raw value.
+            given = next((a for a in new if (r := _RETURNED_NAME_RE.match(a)) and not outer
+                          and re.search(rf"[(,]\s*{re.escape(r.group('name'))}\s*[,)]", call)), None)
+            if given is not None:
+                return f"drops the result it returned (the call now alone, its input returned as it came): {paired_quote(line, given)}"
     return None
 
 

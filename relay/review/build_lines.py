@@ -93,8 +93,8 @@ VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
                                                      "allowprivilegeescalation", "hostpid", "keep_caps"), re.compile(
         # Root on the host for whatever runs inside: compose, Kubernetes, docker run, CI service containers.
         # Go's and JavaScript's container config (``Privileged: true,`` in a HostConfig: blind 89's go-secure-stdlib), the Docker
-        # SDK's ``privileged=True``.
-        r"^\s*-?\s*(?i:privileged)\s*:\s*true\b|\bprivileged\s*=\s*True\b|(?<![\w-])--privileged\b(?!\s*=\s*false)|\bcap[-_]add\b\W+(?:ALL|SYS_ADMIN)\b|"
+        # SDK's ``privileged=True``; a YAML flow map's (round 117, blind 347's warpgate chart: ``securityContext: { privileged: true }``).
+        r"(?:^\s*-?\s*|[{,]\s*)(?i:privileged)\s*:\s*true\b|\bprivileged\s*=\s*True\b|(?<![\w-])--privileged\b(?!\s*=\s*false)|\bcap[-_]add\b\W+(?:ALL|SYS_ADMIN)\b|"
         r"^\s*-\s*['\"]?(?:CAP_)?SYS_ADMIN['\"]?\s*$|/var/run/docker\.sock\s*:|\b(?:seccomp|apparmor)[:=]unconfined\b|"
         r"\ballowPrivilegeEscalation\s*:\s*true\b|\bhostPID\s*:\s*true\b|"
         # nsjail's own: a jail that keeps its capabilities (round 51, blind 71's nsjail sample config).
@@ -108,6 +108,9 @@ VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
         r"\s*[=:]\s*false\b|(?P<at3>\b(?:storage_)?encrypted)\s*=\s*false\b|(?P<at4>\brunAsNonRoot)\s*:\s*false\b")),
     ("turns a host's firewall or SELinux off", ("setenforce", "selinux=disabled", "ufwdisable", "firewalld"), re.compile(
         r"\bsetenforce\s+0\b|\bSELINUX\s*=\s*disabled\b|\bufw\s+disable\b|\bsystemctl\s+(?:stop|disable|mask)\s+firewalld\b")),
+    ("turns a kernel hardening setting off", ("randomize_va_space", "ptrace_scope", "kptr_restrict", "dmesg_restrict", "mmap_min_addr", "fs.protected_"), re.compile(
+        r"(?P<at>\b(?:kernel\.(?:randomize_va_space|yama\.ptrace_scope|kptr_restrict|dmesg_restrict)|vm\.mmap_min_addr|fs\.protected_\w+)\s*=\s*0\b|"
+        r"\becho\s+0\s*>\s*/proc/sys/kernel/randomize_va_space\b)")),  # round 117: blind 366's hardened_malloc README
     ("fetches packages from an untrusted index", ("-ihttp://", "index-url", "index_url", "registry", "goproxy", "bundle_mirror",
                                                   "composer_repo", "gemsources", "trusted-host", "-source",
                                                   "-i','http://", '-i","http://'), re.compile(
@@ -469,7 +472,9 @@ def image_respelled(added: Sequence[str], removed: Sequence[str]) -> str | None:
 
 _VERIFY_STEP_RE = re.compile(r"(?i)\b(?:gpgv?2?\s+(?:--\S+\s+)*--verify|gpgv\b|cosign\s+verify\w*|minisign\s+-V|signify\s+-C|"
                              r"slsa-verifier\s+verify\w*|gh\s+attestation\s+verify|sha(?:1|256|512)?sum\s+(?:-\w+\s+)*(?:-c|--check)\b|"
-                             r"shasum\s+(?:-a\s*\d+\s+)?(?:-\w+\s+)*(?:-c|--check)\b|Get-FileHash\b)|--checksum=sha256:")
+                             r"shasum\s+(?:-a\s*\d+\s+)?(?:-\w+\s+)*(?:-c|--check)\b|Get-FileHash\b)|--checksum=sha256:|"
+                             # an installer's own helper (godownloader's ``hash_sha256_verify``: round 117, blind 349's oauth2c)
+                             r"(?<![\w$./-])\w*(?:sha(?:1|256|512)|checksum|signature|digest)_?(?:verify|check)\w*(?=[\s(]|$)")
 
 
 def dropped_verification(added: Sequence[str], removed: Sequence[str]) -> str | None:

@@ -55,6 +55,7 @@ _FAILURE_RE = re.compile(r"(?i)(?:^|_|(?<=[a-z]))(?:error|err|fail|failure|faile
 _SUCCESS_RE = re.compile(r"(?i)(?:^|_|(?<=[a-z]))(?:true|success|succeeded|ok|pass|passed|allow|allowed|accept|accepted|valid)$")
 _VERDICT_NAME_RE = re.compile(r"(?i)valid|verified|allowed|authori[sz]ed|authenticated|permitted|trusted|success|succeeded|passed|\bok$|_ok\b|isok|granted")
 _EXIT_RE = re.compile(r"(?i)\bexit\b|\bExit\b|\bexit_code\b|\breturncode\b")
+_JOINS = {"&&", ";", "||", "and", "then"}
 
 
 # A status that was passed on replaced by a constant 0 (round 28 part A: a hook runner's `exit $exitCode` → `exit 0`, in a
@@ -80,7 +81,9 @@ def _status_discarded(prefix: list[str], a: list[str], b: list[str], old: str, n
 def _status_made_success(old: str, new: str) -> str | None:
     prefix, a, b, _ = _middles(old, new)
     if len(a) != 1 or len(b) != 1 or not _IDENT_RE.match(a[0]) or not _IDENT_RE.match(b[0]):
-        if a == ["1"] and b == ["0"] and prefix and _EXIT_RE.search(" ".join(prefix[-3:])):
+        # The exit's join may turn with it (round 117, blind 342's pyinfra: ``… did not match!" && exit 1`` → ``…"; exit 0``).
+        head, joined = (prefix + a[:-1])[-3:], [t for t in a[:-1] if t not in _JOINS] == [t for t in b[:-1] if t not in _JOINS]
+        if a[-1:] == ["1"] and b[-1:] == ["0"] and joined and _EXIT_RE.search(" ".join(head)):
             return f"turns a failure's exit status into success (1 → 0: the caller sees it pass): {_pair(old, new)}"
         return _status_discarded(prefix, a, b, old, new)
     if b == ["0"] and _STATUS_NAME_RE.match(a[0]):

@@ -17,7 +17,7 @@ from pathlib import Path
 from relay.core.contracts import FileChange
 from relay.review.file_kinds import glob_any, is_bare_requirements, is_lockfile, is_manifest
 from relay.review.line_shapes import near, squeezed, window
-from relay.review.name_pairs import dep_key, next_version, owner_lookalike, real_pair, scoped_move
+from relay.review.name_pairs import dep_key, glyph_twins, next_version, owner_lookalike, real_pair, scoped_move
 from relay.review.sample_code import code_spans, install_command, installed_names, screen
 from relay.review.setup_lines import lockfile_source
 from relay.review.words import DOCS_BUILD_DIRS, MIXED_MANIFESTS, NOT_DEPS, POPULAR_PACKAGES
@@ -497,4 +497,4 @@ def looks_alike(known: str, key: str) -> bool:
         return False
     if re.sub(r"\d", "", known) == re.sub(r"\d", "", key) and any(c.isdigit() for c in known + key) and re.sub(r"\D", "", known) and re.sub(r"\D", "", key):
         return False  # a major version in the name moved (python2 → python3), not a letter
-    return abs(len(known) - len(key)) <= 2 and near(known, key)
+    return abs(len(known) - len(key)) <= 2 and (near(known, key) or glyph_twins(known, key))

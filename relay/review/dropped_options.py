@@ -45,6 +45,8 @@ _MEMBERS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("a cookie's SameSite", re.compile(r"(?i)\bsame_?site\b")),
     ("a cookie's Secure", re.compile(r";\s*[Ss]ecure\b|\b(?i:secure)\s*[:=]>?\s*(?i:true)\b")),
     ("[:safe]", re.compile(r"\[\s*:safe\s*\]")),
+    # PHP's escaping flag for both quotes (round 117, blind 346's sabre/dav: ``ENT_QUOTES`` → ``ENT_NOQUOTES``): an attribute breaks out
+    ("ENT_QUOTES (quotes left unescaped)", re.compile(r"\bENT_QUOTES\b")),
     # A template compiled without the engine or switch that escapes its output (EEx's Phoenix.HTML.Engine, Erubi's or
     # Tilt's ``escape: true``; a Jinja or Nunjucks autoescape dropped is risky_lines'): the output is written unescaped.
     ("the HTML-escaping engine (output unescaped)", re.compile(r"[,({]\s*:?engine\s*(?::|=>?)\s*[\w.:]*(?:HTML|Html|Escap|Safe)\w*|"
@@ -60,7 +62,7 @@ _MEMBERS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("exact or strict matching (a partial match passes)", re.compile(_OPTION.format(r"exact|strict|full_?match|anchored") + r"\s*(?:true|True|1)\b")),
 )
 _SCREEN_MEMBERS = re.compile(r"(?i)excl|create_new|open|wx|nofollow|noopener|noreferrer|http_?only|same_?site|secure|:safe|--|limit|max|timeout|deadline|"
-                             r"engine|escape|exact|strict|full_?match|anchored")
+                             r"engine|escape|exact|strict|full_?match|anchored|ent_quotes")
 # A line that is one member of a set: a list item, an object's key, a chained call, a pushed value.
 _PUSH_RE = re.compile(r"^\s*[\w$.]+\.(?:push|append|insert|add|unshift)\s*\(")
 _MEMBER_LINE_RE = re.compile(r"^\s*(?:[\w$.]+\.(?:push|append|insert|add)\s*\(.*\)\s*;?|\.\w+\s*\(.*\)\s*[;?]?\s*|['\"]?[\w$-]+['\"]?\s*[:=]\s*[^;{}]*,?|"

@@ -26,11 +26,13 @@ line passes to be kept for these readers (``relay.review.file_kinds``).
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Sequence
 
 from relay.review import setting_turns  # a docs sample's verification switch (round 16)
 from relay.review.line_shapes import alike as _alike  # bounded there: long lines equal only
 from relay.review.line_shapes import edits_line, near, squeezed, window
+from relay.review.name_pairs import glyph_twins
 from relay.review.small_edits import paired as _pair
 
 __all__ = ["screen", "turned"]
@@ -115,6 +117,23 @@ def _link_owner_alike(added: Sequence[str], removed: Sequence[str]) -> str | Non
             owner = m.group("owner")
             if was and was.lower() != owner.lower() and min(len(was), len(owner)) >= 4 and near(was.lower(), owner.lower()) \
                     and re.sub(r"\d", "", was) != re.sub(r"\d", "", owner):  # a number in the name moved: another account, not a look-alike
+                return f"points a link at a look-alike owner ({was} → {m.group('owner')}: another account's copy): {window(line.strip(), m.start(), m.end(), _SHOWN)}"
+    return _new_link_owner_alike(added, removed)
+
+
+def _new_link_owner_alike(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """A new link to an owner one or two letters off an owner the change's other links name more often (round 117, blind
+    361's pydantic-core README: a new ``https://github.com/pydantlc/pydantic/…`` where the removed lines linked
+    ``github.com/pydantic/…`` twice). The rarer of the two is the look-alike: a page fixing its own typo links the right
+    owner as often as the wrong one, or more."""
+    owners = Counter(m.group("owner").lower() for line in (*removed[:_MOST_ALIKE], *added[:_MOST_ALIKE]) for m in _FORGE_LINK_RE.finditer(line))
+    had = {m.group("owner").lower() for line in removed[:_MOST_ALIKE] for m in _FORGE_LINK_RE.finditer(line)}
+    for line in added[:_MOST_ALIKE] if len(owners) > 1 else ():
+        for m in _FORGE_LINK_RE.finditer(line):
+            owner = m.group("owner").lower()
+            was = next((o for o in sorted(owners) if owners[o] > owners[owner] and min(len(o), len(owner)) >= 4
+                        and (near(o, owner) or glyph_twins(o, owner)) and re.sub(r"\d", "", o) != re.sub(r"\d", "", owner)), None)
+            if was and owner not in had:
                 return f"points a link at a look-alike owner ({was} → {m.group('owner')}: another account's copy): {window(line.strip(), m.start(), m.end(), _SHOWN)}"
     return None
 

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 
 from relay.review.line_shapes import near
 
-__all__ = ["dep_key", "next_version", "owner_lookalike", "real_pair", "scoped_move"]
+__all__ = ["dep_key", "glyph_twins", "next_version", "owner_lookalike", "real_pair", "scoped_move"]
 
 
 def dep_key(name: str) -> str:
@@ -60,3 +60,23 @@ def owner_lookalike(key: str, names: Iterable[str]) -> str | None:
     owners = Counter(n.split("/", 1)[0] for n in {dep_key(x) for x in names} if "/" in n)
     owner = key.split("/", 1)[0]
     return next((o for o in sorted(owners) if o != owner and owners[o] > owners[owner] and len(o) >= 4 and near(o, owner)), None)
+
+
+# Letters that read as others in most fonts: "rn" as "m", "vv" as "w", a digit as its letter (round 117: blind 346's memfs
+# README, ``npm i rnemfs``, two edits from ``memfs`` and one name to the eye; blind 359's lambdaworks README,
+# ``lambdaworks-crypt0``). Whole names folded, so only a name that reads as the other does.
+_FOLDS = (("rn", "m"), ("vv", "w"))
+_DIGITS = (str.maketrans("015", "ols"), str.maketrans("015", "ois"))
+
+
+def glyph_twins(a: str, b: str) -> bool:
+    """Two names spelled apart that read alike: one folds to the other, a pair of letters read as one or a digit read as
+    its letter."""
+    a, b = a.lower(), b.lower()
+    if a == b:
+        return False
+    def folded(name: str) -> set[str]:
+        for pair, one in _FOLDS:
+            name = name.replace(pair, one)
+        return {name} | {name.translate(t) for t in _DIGITS}
+    return bool(folded(a) & folded(b))

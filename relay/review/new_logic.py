@@ -52,7 +52,9 @@ _BOILERPLATE_RE = re.compile(r"^\s*(?:\}\s*)?(?:else\s*(?:\{|:)?\s*$|if\s+(?:.*;
 # A decision written as a call: a prefix, a membership or an equality test, a quantifier over items, a bound picked (a
 # worker that knows the operators are read can write ``a.startsWith(b)`` or ``array_all(…)`` for them).
 _DECIDING_CALL_RE = re.compile(r"(?i)(?:\b|_)(?:starts_?with|ends_?with|has_?prefix|has_?suffix|contains|includes|equals(?:ignorecase)?|"
-                               r"equal_?fold|full_?match|matches|array_any|array_all|any|all|some|every|min|max|clamp)\s*\(")
+                               r"equal_?fold|full_?match|matches|array_any|array_all|any|all|some|every|min|max|clamp|"
+                               # membership (round 117: PHP's, JavaScript's, Java's; blind 321's allow-list by in_array)
+                               r"in_array|isset|array_key_exists|key_?exists|has|has_?own(?:_?property)?|contains_?(?:key|value))\s*\(")
 _SYMBOL_RE = re.compile(_OPERATOR_RE.pattern.replace(r"|\b(?:and|or|not)\b", ""))
 # Languages whose boolean operators are words, and Python's docstrings, which hold prose between code lines.
 _WORDED = (".py", ".pyi", ".pyx", ".rb", ".lua", ".pl", ".pm")

@@ -356,9 +356,12 @@ _FIRST_RE = re.compile(r"\.replace\(\s*/(?:[^/\\]|\\.)+/[a-fh-z]*\s*,|\.replace\
 def _first_only(added: Sequence[str], removed: Sequence[str]) -> str | None:
     olds = [line for line in _fresh(removed, added) if _ALL_RE.search(line)]
     for new in _fresh(added, removed) if olds else ():
-        if _ALL_RE.search(new) or not _FIRST_RE.search(new):
+        if not _FIRST_RE.search(new):
             continue
-        if (old := _closest(new, olds, 0.75)) is not None:
+        # Counted, not found: a chain keeps its other replaces global (round 117, blind 342's Autolinker:
+        # ``.replace(/</g, '&lt;').replace(/>/g, '&gt;')`` → ``.replace(/</, '&lt;').replace(/>/g, '&gt;')``).
+        fewer = [old for old in olds if len(_ALL_RE.findall(old)) > len(_ALL_RE.findall(new))]
+        if (old := _closest(new, fewer, 0.75)) is not None:
             return f"replaces only the first occurrence (the rest escape): {_pair(old, new)}"
     return None
 

@@ -178,7 +178,7 @@ def own_names(workspace: Path, changes: Iterable[FileChange]) -> frozenset[str]:
     pyproject's, Cargo's and setup.cfg's name, go.mod's module, a gemspec's name), read only when a changed line may be
     an install command (``relay.review.sample_code.screen``) or a dependency's line, never through a symlink; a few small files."""
     # A span's command counts (round 106: crypto-browserify's README, "Install it with `npm install crypto-browserfy`.", blind 196).
-    if not any(screen(line) or dependency_line(line) or IMPORTED_RE.search(line) for c in changes if c.kind != "deleted"
+    if not any(screen(line) or dependency_line(line) or IMPORTED_RE.search(line) or MODULE_PATH_RE.search(line) for c in changes if c.kind != "deleted"
                for line in code_spans(c.added_lines[:200])):
         return frozenset()
     names: set[str] = set()

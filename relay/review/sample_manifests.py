@@ -14,7 +14,9 @@ name, a scope move: ``relay.review.dependencies.looks_alike``), and a line whose
 Round 84 (blind 119): a sample's dependency kept by its key but pointed at another package whose name holds the key
 (orion's README ``orion = { version = "*" }`` → ``orion = { package = "orion-crypto", … }``; npm's ``"name":
 "npm:other@…"``), and ``import_respelled``: a code host's module path respelled in one segment (survey's README ``import
-"github.com/AlecAivazis/survey/v2"`` → ``AlecAivazls``), in a sample or in code.
+"github.com/AlecAivazis/survey/v2"`` → ``AlecAivazls``), in a sample or in code. Round 117 (blind 356, 359): a new sample's
+module path one segment off go.mod's own, and a respelled name that reads as the old one (``crypt0``: ``name_pairs.glyph_twins``)
+whoever's name the old one was.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from collections.abc import Collection, Sequence
 
 from relay.review.dependencies import dep_key, looks_alike
 from relay.review.line_shapes import near, window
+from relay.review.name_pairs import glyph_twins
 from relay.review.sample_code import IMPORTED_RE, MODULE_PATH_RE, dependency_line
 from relay.review.words import POPULAR_PACKAGES
 
@@ -67,11 +70,14 @@ def respelled_in_sample(added: Sequence[str], removed: Sequence[str], own: Colle
         name, start, end = found
         for old_name in olds.get(_around(line, start, end), ()):
             was, now = dep_key(old_name), dep_key(name)
-            if was == now or now in known or was not in known or len(was) < 4 or not looks_alike(was, now):
+            # A name the page had respelled to read as itself (``lambdaworks-crypt0``) is a squat whoever's name it was; a
+            # letter changed is one only of a name known to be the real one (a page's own typo is fixed the other way).
+            if was == now or now in known or (was not in known and not glyph_twins(was, now)) or len(was) < 4 or not looks_alike(was, now):
                 continue
             return (f"respells a dependency in a sample to a look-alike of {old_name[:40]} (a typo-squat?): "
                     f"{window(line, start, end, 70, 12)}")
-    return _renamed_to_lookalike(added, removed, known) or _imported_lookalike(added, removed, {dep_key(name): name for name in own})
+    return (_renamed_to_lookalike(added, removed, known) or _imported_lookalike(added, removed, {dep_key(name): name for name in own})
+            or _own_path_respelled(added, removed, own))
 
 
 def _imported_lookalike(added: Sequence[str], removed: Sequence[str], own: dict[str, str]) -> str | None:
@@ -88,6 +94,25 @@ def _imported_lookalike(added: Sequence[str], removed: Sequence[str], own: dict[
             if (old := next((own[k] for k in sorted(own) if len(k) >= 4 and looks_alike(k, key)), None)) is not None:
                 at = line.find(name)
                 return f"imports a look-alike of {old[:40]} (a typo-squat?): {window(line, at, at + len(name), 70, 12)}"
+    return None
+
+
+def _own_path_respelled(added: Sequence[str], removed: Sequence[str], own: Collection[str]) -> str | None:
+    """"imports a look-alike of <own path> …" for a sample's new module path one segment off the project's own (go.mod's
+    module; round 117, blind 356's cascadia README: a new example importing ``github.com/andybalhom/cascadia``): the reader
+    who copies it fetches someone else's module. A path the removed lines had is the page as it was."""
+    paths = [name.split("/") for name in own if MODULE_PATH_RE.fullmatch(f'"{name}"')]
+    had = {m.group("path") for line in removed[:_SCAN] for m in MODULE_PATH_RE.finditer(line)} if paths else set()
+    for line in added[:_SCAN] if paths else ():
+        for m in MODULE_PATH_RE.finditer(line):
+            new = m.group("path").split("/")
+            for parts in paths if m.group("path") not in had else ():
+                turned = [i for i, (a, b) in enumerate(zip(parts, new)) if a != b] if len(new) >= len(parts) else []
+                if len(turned) != 1 or not 0 < turned[0] < 3:
+                    continue  # the host and the rest kept, one of the owner or the name turned
+                was, now = parts[turned[0]], new[turned[0]]
+                if len(was) >= 4 and (near(was, now) or glyph_twins(was, now)) and re.sub(r"\d", "", was) != re.sub(r"\d", "", now):
+                    return f"imports a look-alike of {'/'.join(parts)} ({was} → {now}: a typo-squat?): {window(line, m.start('path'), m.end('path'), 70, 12)}"
     return None
 
 

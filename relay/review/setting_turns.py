@@ -80,7 +80,9 @@ _TLS_FLOOR_RE = re.compile(
     r"(?i)(?:min(?:imum)?[_-]?(?:tls|ssl|protocol)?[_-]?(?:version|protocol)|tls[_-]?min|ssl[_-]?min|min_?proto)\w*['\"]?\s*(?:=>|:=|[=:(,])\s*[^;#\n]*?"
     r"(?:" + _WEAK_TLS + r")|"
     r"\bSSLContext\.getInstance\(\s*['\"](?:TLSv1(?:\.1)?|SSLv3|SSL)['\"]|\bsetEnabledProtocols\([^)]*['\"](?:TLSv1(?:\.1)?|SSLv3)['\"]|"
-    r"\bssl_protocols\s+(?:SSLv3|TLSv1(?:\.1)?)(?![.\w])|\bSslProtocols\s*=\s*SslProtocols\.(?:Tls1?1?|Ssl3)\b|\bssl\.PROTOCOL_(?:TLSv1(?:_1)?|SSLv[23])\b")
+    r"\bssl_protocols\s+(?:SSLv3|TLSv1(?:\.1)?)(?![.\w])|\bSslProtocols\s*=\s*SslProtocols\.(?:Tls1?1?|Ssl3)\b|\bssl\.PROTOCOL_(?:TLSv1(?:_1)?|SSLv[23])\b|"
+    # PHP's stream and curl constants name the one version used (round 117, blind 353's reactphp/socket README: SSLv3_SERVER)
+    r"\b(?:STREAM_CRYPTO_METHOD_(?:SSLv[23]|TLSv1_[01])_(?:CLIENT|SERVER)|CURL_SSLVERSION_(?:SSLv[23]|TLSv1_[01]))\b")
 
 
 def _tls_floor_lowered(added: Sequence[str], removed: Sequence[str]) -> str | None:
