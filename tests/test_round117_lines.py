@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from relay.review.file_kinds import file_kind
 from relay.review.name_pairs import glyph_twins
 from reviewed import review_edits
 
@@ -171,3 +172,63 @@ def test_its_near_miss_stays_quiet(tmp_path: Path, path: str, old: str, new: str
     _, files = review_edits(tmp_path, {path: after}, before={path: before})
     assert files[path].risk != "high" and not any(w in " ".join(files[path].reasons) for w in
                                                   ("1 → 0", "only the first", "drops ENT_QUOTES", "as it came", "checksum check")), files[path]
+
+
+@pytest.mark.parametrize(("path", "kind"), [("test.c", "test"), ("tests.c", "test"), ("src/test.cpp", "test"), ("contest.c", "source"), ("latest.c", "source")])
+def test_a_c_projects_test_program_is_a_test(path: str, kind: str) -> None:
+    # picohttpparser's root test.c read as source: its new asserts were "new logic" on ordinary history (session 55's note).
+    assert file_kind(path) == kind
+
+
+# ----- round 117b: what held-out 372–379's first run left low or unnamed, each with its near miss
+
+_B = [
+    # a README's install line that turns Composer's https off, read as a command, not a sentence (blind 378's honeypot)
+    ("README.md", "# p\n\n```bash\ncomposer require spatie/laravel-honeypot\n```\n",
+     "# p\n\n```bash\ncomposer config secure-http false && composer require spatie/laravel-honeypot\n```\n", "integrity checks off"),
+    # a new line comparing a coordinate with itself (blind 374's nistec)
+    ("extra.go", "package nistec\n", "package nistec\n\nfunc eq(p, q *Point) int {\n\treturn bothinf | (noneinf & px.Equal(qx) & py.Equal(py))\n}\n",
+     "with itself"),
+    # a forwarder's upstream taken from the request's query (blind 379's oxy README)
+    ("README.md", "# oxy\n\n```go\nreq.URL = testutils.ParseURI(\"http://localhost:63450\")\n```\n",
+     "# oxy\n\n```go\nreq.URL = testutils.ParseURI(req.URL.Query().Get(\"target\"))\n```\n", "request forgery"),
+    # a sample's TLS options told not to verify by their setter (blind 372's aws-c-io README)
+    ("README.md", "# io\n\n```c\nstruct aws_tls_ctx_options tls_options = { 0 };\n```\n",
+     "# io\n\n```c\nstruct aws_tls_ctx_options tls_options = { 0 };\naws_tls_ctx_options_set_verify_peer(&tls_options, false);\n```\n", "TLS verification off"),
+    # meson's symbolic install mode with the others' write bit (blind 375's clevis)
+    ("meson.build", "install_data(bins, install_dir: bindir)\n", "install_data(bins, install_dir: bindir, install_mode: 'rwxrwxrwx')\n",
+     "world-writable"),
+    # a lockfile's registry moved to a mirror, written as an inline table (blind 375's datamodel-code-generator uv.lock)
+    ("uv.lock", '[[package]]\nname = "pymdown-extensions"\nversion = "11.0.1"\nsource = { registry = "https://pypi.org/simple" }\n',
+     '[[package]]\nname = "pymdown-extensions"\nversion = "11.0.1"\nsource = { registry = "https://pypi.pymdown-mirror.org/simple" }\n', "another registry"),
+    # PEP 621's dependencies on one line, a version in parentheses (blind 378's syrupy)
+    ("pyproject.toml", '[project]\nname = "syrupy"\ndependencies = ["pytest (>= 8.0.0)"]\n',
+     '[project]\nname = "syrupy"\ndependencies = ["pytest (>= 8.0.0)", "pytest-snapshot-sync (>= 0.1)"]\n', "pytest-snapshot-sync"),
+    # npm's credentials file listed among what the package publishes (blind 375's negotiator)
+    ("package.json", '{\n  "name": "negotiator",\n  "files": [\n    "lib/",\n    "index.js"\n  ]\n}\n',
+     '{\n  "name": "negotiator",\n  "files": [\n    "lib/",\n    ".npmrc",\n    "index.js"\n  ]\n}\n', ".npmrc"),
+]
+
+
+@pytest.mark.parametrize(("path", "before", "after", "said"), _B)
+def test_round_117b_lines_are_named(tmp_path: Path, path: str, before: str, after: str, said: str) -> None:
+    risk, files = review_edits(tmp_path, {path: after}, before={path: before})
+    assert risk != "low" and said in files[path].reasons[0], files[path]
+
+
+@pytest.mark.parametrize(("path", "before", "after"), [
+    ("README.md", "# p\n\n```bash\ncomposer require spatie/laravel-honeypot\n```\n",
+     "# p\n\nComposer users run composer require and then go on && read the docs.\n\n```bash\ncomposer require spatie/laravel-honeypot\n```\n"),
+    ("extra.go", "package nistec\n", "package nistec\n\nfunc eq(p, q *Point) int {\n\treturn px.Equal(qx) & py.Equal(qy)\n}\n\nfunc nan(x float64) bool { return x != x }\n"),
+    ("README.md", "# oxy\n\n```go\nreq.URL = testutils.ParseURI(\"http://localhost:63450\")\n```\n",
+     "# oxy\n\n```go\nreq.URL = testutils.ParseURI(os.Getenv(\"UPSTREAM\"))\npage := req.URL.Query().Get(\"page\")\n```\n"),
+    ("meson.build", "install_data(bins, install_dir: bindir)\n", "install_data(bins, install_dir: bindir, install_mode: 'rwxr-xr-x')\n"),
+    ("pyproject.toml", '[project]\nname = "syrupy"\ndependencies = ["pytest (>= 8.0.0)"]\n',
+     '[project]\nname = "syrupy"\nkeywords = ["pytest", "snapshot-sync"]\ndependencies = ["pytest (>= 8.1.0)"]\n'),
+    ("package.json", '{\n  "name": "negotiator",\n  "files": [\n    "lib/",\n    "index.js"\n  ]\n}\n',
+     '{\n  "name": "negotiator",\n  "files": [\n    "lib/",\n    ".npmignore",\n    "index.js"\n  ]\n}\n'),
+])
+def test_round_117b_near_misses_stay_quiet(tmp_path: Path, path: str, before: str, after: str) -> None:
+    _, files = review_edits(tmp_path, {path: after}, before={path: before})
+    assert files[path].risk != "high" and not any(w in " ".join(files[path].reasons) for w in (
+        "integrity checks off", "with itself", "request forgery", "world-writable", "adds a dependency", "credentials file")), files[path]

@@ -33,10 +33,9 @@ _DEP_PATTERNS: tuple[tuple[tuple[str, ...], re.Pattern[str]], ...] = (
      re.compile(r"""^\s*"(?P<name>@?[A-Za-z0-9][\w.\-/@]*)"\s*:\s*""" + _VERSIONISH)),
     (("*requirements*.txt", "*requirements*.in", "requirements/**.txt", "requirements/**.in", "*constraints*.txt", "*requirements*.pip"),
      re.compile(r"^\s*(?P<name>[A-Za-z0-9][\w.\-]*)\s*(?:\[[^\]]*\])?\s*(?:[=<>~!]=?|@|;|$)")),
-    # Mixed files (tool settings live beside dependencies): only a versioned requirement
-    # ("httpx>=0.27", requests = "^2", serde = { version = "1" }) counts, never a bare
-    # quoted word or a number, which are far more often settings ("E501", timeout = 30). An inline table holds a key
-    # (``serde = { version = "1" }``), not setup.py's ``project_urls = {`` (blind 144's zxcvbn: named as a dependency).
+    # Mixed files (tool settings live beside dependencies): only a versioned requirement ("httpx>=0.27", requests = "^2",
+    # serde = { version = "1" }) counts, never a bare quoted word or a number, which are far more often settings ("E501",
+    # timeout = 30). An inline table holds a key (``serde = { version = "1" }``), not setup.py's ``project_urls = {`` (blind 144).
     (("pyproject.toml", "setup.py", "setup.cfg", "pipfile", "cargo.toml", "tox.ini"),
      re.compile(r"""^\s*["']?(?P<name>[A-Za-z0-9][\w.\-]*)(?:\[[^\]]*\])?\s*(?:(?:[=<>~!]=|[<>])\s*\d|=\s*(?:["'][\^~<>=!*]*\s*\d|\{\s*[\w.\-]+\s*=))""")),
     (("environment.yml", "environment.yaml"), re.compile(r"^\s*-\s*(?P<name>[A-Za-z0-9][\w.\-]*)\s*(?:[=<>]|$)")),
@@ -73,6 +72,8 @@ def dep_names(path: str, lines: Iterable[str]) -> set[str]:
         found = pattern.search(line)
         if found and found.group("name").lower() not in NOT_DEPS:
             names.add(found.group("name").lower())
+        if _PEP621_LIST_RE.match(line) and path.endswith("pyproject.toml"):  # its key says each item is one (round 117, blind 378)
+            names |= {m.group("name").lower() for m in _LISTED_RE.finditer(line.split("[", 1)[1])} - NOT_DEPS
     return names
 
 
@@ -284,18 +285,17 @@ def lookalike_new(names: list[str], c: FileChange | None = None, others: frozens
 
 
 # A name alone in quotes on its line (PEP 621's and setup.py's lists, "itsdangerous>=2," or "itsdangerous",), or any version of it
-# (Poetry's and Pipfile's name = "*"): in a mixed
-# manifest it may be a keyword or a classifier, so it is only ever compared for a look-alike, never "adds a dependency".
-_BARE_RE = re.compile(r"""^\s*["'](?P<name>[A-Za-z][\w.\-]*)(?:\[[^\]]*\])?\s*(?:[;<>=!~][^"']*)?["']\s*,?\s*$|"""
+# (Poetry's and Pipfile's name = "*"): in a mixed manifest it may be a keyword or a classifier, so it is only ever compared for a look-alike.
+_BARE_RE = re.compile(r"""^\s*["'](?P<name>[A-Za-z][\w.\-]*)(?:\[[^\]]*\])?\s*(?:\(?\s*[;<>=!~][^"']*)?["']\s*,?\s*$|"""
                       r"""^\s*(?P<any>[A-Za-z][\w.\-]*)\s*=\s*["']\*["']\s*$""")  # Poetry's and Pipfile's any version: requests = "*"
 _PY_MIXED = ("pyproject.toml", "setup.py", "setup.cfg", "pipfile")
 
 
-# A list of such names on one line (setup.py's ``"tests": ["coverage", "pytest", "pyopenssl"],``, ``install_requires=[…]``;
-# round 57: blind 81's pem, ``"pyopenssll"`` in a new extra).
+# A list of such names on one line (setup.py's ``"tests": ["coverage", "pyopenssl"],``; round 57: blind 81's ``"pyopenssll"``).
 _LIST_RE = re.compile(r"""^\s*(?:["'][\w.\-]+["']\s*:\s*|[\w.]+\s*=\s*)?\[\s*(?:(?:'[^'\[\]]+'|"[^"\[\]]+")\s*,\s*)*(?:'[^'\[\]]+'|"[^"\[\]]+")\s*,?\s*\]\s*[,)]?\s*$""")
 _TABLE_LISTS_RE = re.compile(r"""^\s*[\w.\-]+\s*=\s*\{\s*[\w.\-]+\s*=\s*\[""")  # ``optional-dependencies = {pydantic = ['…'] }``
-_LISTED_RE = re.compile(r"""(?P<q>["'])(?P<name>[A-Za-z][\w.\-]*)(?:\[[^\]]*\])?\s*(?:[;<>=!~](?:(?!(?P=q)).)*)?(?P=q)""")  # a marker may quote
+_PEP621_LIST_RE = re.compile(r"^\s*dependencies\s*=\s*\[.*\]\s*$")  # PEP 621's ``dependencies = ["pytest (>= 8)", "x>=1"]`` on one line
+_LISTED_RE = re.compile(r"""(?P<q>["'])(?P<name>[A-Za-z][\w.\-]*)(?:\[[^\]]*\])?\s*(?:\(?\s*[;<>=!~](?:(?!(?P=q)).)*)?(?P=q)""")  # a marker may quote
 
 
 def _bare_names(path: str, lines: Iterable[str]) -> list[str]:

@@ -70,6 +70,20 @@ def _self_comparison(old: str, new: str) -> tuple[str, bool] | None:
     return f"compares a value with itself (the check always passes): {_q(new, m.start(), m.end())}", True
 
 
+# A value compared with itself by a call in a line the change writes, with no line it replaces (round 117, blind 374's nistec:
+# a new ``bothinf | (noneinf & px.Equal(qx) & py.Equal(py))``). Only a call's form: ``x == x`` and ``x != x`` test for NaN.
+_SELF_METHOD_RE = re.compile(rf"(?<![\w$@.])(?P<a>{_OPERAND})\.(?:[Ee]quals?|[Ee]ql\?|[Ee]q|[Cc]ompare(?:To)?)\s*\(\s*(?P=a)\s*\)")
+
+
+def _self_compared_written(added: Sequence[str], removed: Sequence[str]) -> tuple[str, bool] | None:
+    had = {squeezed(line) for line in removed[:400]}
+    for new in added[:400]:
+        m = _SELF_METHOD_RE.search(new) or next((c for c in _COMPARE_CALL_RE.finditer(new) if squeezed(c.group("a")) == squeezed(c.group("b"))), None)
+        if m is not None and squeezed(new) not in had and not comment_only(new, _COMMENTS):
+            return f"compares a value with itself (the check always passes): {_q(new, m.start(), m.end())}", True
+    return None
+
+
 # ----- an exact match made a looser one
 _EXACT_RE = re.compile(r"(?<![=!<>])===?(?!=)|\.(?:equals|Equals|eql\?|fullmatch|full_match)\s*\(|\bfullmatch\s*\(|\bre\.fullmatch\b|"
                        r"\bis_exact\b|\bstrcmp\s*\(|\bEqualFold\s*\(|\bstrings\.EqualFold\b")
@@ -204,6 +218,8 @@ _READERS = (_self_comparison, _exact_to_looser, _hashing_dropped, _temp_fixed, _
 def looser_check(added: Sequence[str], removed: Sequence[str]) -> tuple[str, bool] | None:
     """("what it does: the line", whether the check can no longer fail) for the first pair of lines edited to pass more
     often (see the module's doc); None when there is none."""
+    if added and (found := _self_compared_written(added, removed)):
+        return found
     if not added or not removed:
         return None
     for old, new in dict.fromkeys((*pairs(added, removed), *_assigned_pairs(added, removed), *_few_pairs(added, removed))):

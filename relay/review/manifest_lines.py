@@ -465,7 +465,20 @@ def manifest_line(path: str, added: Sequence[str], removed: Sequence[str]) -> st
     return (unchecked_build(added, removed) or open_debugger(added, removed) or plugins_allowed(path, added, removed)
             or checksums_ignored(added, removed) or build_step_off(added, removed) or moving_source(added, removed) or any_version(added, removed)
             or branch_version(added, removed) or open_range(added, removed) or another_index(added, removed) or local_repository(added, removed, feeds=feeds)
-            or version_moved_down(added, removed) or plain_source(added, removed) or (capped(added, removed) if _python_requirements(path) else None))
+            or version_moved_down(added, removed) or plain_source(added, removed) or (capped(added, removed) if _python_requirements(path) else None)
+            or (secret_published(added) if path.lower().endswith("package.json") else None))
+
+
+# A credentials file listed among what npm publishes, one entry a line (round 117, blind 375's negotiator: ``".npmrc",`` added
+# under ``"files": [``): the registry token in it ships in every tarball. On one line, relay.review.written_slips reads it.
+_SECRET_ENTRY_RE = re.compile(r"""^\s*["'](?:\./)?(?P<f>\.npmrc|\.env|\.pypirc|\.netrc|\.git-credentials|id_rsa|id_ed25519)["']\s*,?\s*$""")
+
+
+def secret_published(added: Sequence[str]) -> str | None:
+    for line in added[:400]:
+        if (m := _SECRET_ENTRY_RE.match(line)) is not None:
+            return f"publishes a credentials file with the package ({m.group('f')}): {line.strip()}"
+    return None
 
 
 def sample_source(added: Sequence[str], removed: Sequence[str]) -> str | None:

@@ -61,7 +61,7 @@ def _sandbox(added: Sequence[str], removed: Sequence[str]) -> str | None:
 
 
 # ----- a lockfile's package from another registry
-_SOURCE_RE = re.compile(r"""^\s*(?:"?(?:source|resolved|remote|registry|url|index)"?\s*(?:=|:)?\s*|resolved\s+)["']?(?:registry\+|git\+|sparse\+)?"""
+_SOURCE_RE = re.compile(r"""^\s*(?:"?(?:source|resolved|remote|registry|url|index)"?\s*(?:=|:)?\s*(?:\{\s*(?:registry|url|git)\s*=\s*)?|resolved\s+)["']?(?:registry\+|git\+|sparse\+)?"""
                         r"""(?P<url>(?:https?|git|ssh)://[^"'\s#?]+)""")
 _ROOT_RE = re.compile(r"^(?P<scheme>[a-z+]+)://(?P<host>[^/]+)(?:/(?P<first>[^/]*))?")
 

@@ -53,7 +53,7 @@ _TEST_NAMES = (
     # A file named just "test"/"tests": a package's one test script (test.js at the root of many npm
     # packages) or Rust's in-crate test module (src/tests.rs, foo_tests.rs).
     "test.[jt]s", "tests.[jt]s", "test.[cm]js", "spec.[jt]s", "test.py", "tests.py", "tests.rs", "*_tests.rs",
-    "t/**.t", "*_test.c", "*_test.cc", "*_test.cpp", "test_*.c", "*_unittest.cc", "*_fuzzer.c", "*_fuzzer.cc", "fuzz_*.py",
+    "t/**.t", "*_test.c", "*_test.cc", "*_test.cpp", "test_*.c", "test.c", "tests.c", "test.cc", "test.cpp", "*_unittest.cc", "*_fuzzer.c", "*_fuzzer.cc", "fuzz_*.py",
 )
 
 

@@ -48,7 +48,7 @@ _UNSAFE_VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = build
         r"\b(?![A-Z0-9_]*(?:SKIP|NO|DONT|DISABLE|INSECURE)_VERIFY)[A-Z0-9_]*VERIFY_(?:SSL|TLS|CERTS?|PEER|HOST(?:NAME)?)\b['\"]?\s*[=:]\s*['\"]?(?:False|false|FALSE|0)\b|\bCERT_NONE\b|\b(?i:VERIFY_NONE)\b|\b(?:LDAP_)?OPT_X_TLS_(?:NEVER|ALLOW)\b|(?:\|=|(?<![=!<>])=(?!=)|\||,)\s*(?:[\w.]+(?:::|\.))?[A-Z0-9_]*(?:DONT|DO_NOT|NO|SKIP)_VERIFY(?:_[A-Z0-9_]*)?\b|\bca_?certs?\s*=\s*['\"]DISABLED?['\"]|\bssl_cert_reqs\s*=\s*(?:None|['\"](?i:none)['\"])|\bcheck_hostname\s*=\s*" + _F + r"\b|_create_unverified_context|"
         r"\brejectUnauthorized" + _Q + r"\s*:\s*false\b|NODE_TLS_REJECT_UNAUTHORIZED" + _Q + r"\s*[=:]\s*" + _Q + r"0|"
         r"\bInsecureSkipVerify\s*[:=]\s*true\b|\binsecure(?:_?skip_?(?:tls_?)?verify)?" + _Q + r"\s*[=:]\s*" + _T + r"\b|"
-        r"danger_accept_invalid_(?:certs|hostnames)\s*\(\s*true|SSL_VERIFY(?:PEER|HOST)\w*\s*,\s*(?:false|0)\b|"
+        r"danger_accept_invalid_(?:certs|hostnames)\s*\(\s*true|SSL_VERIFY(?:PEER|HOST)\w*\s*,\s*(?:false|0)\b|\w*(?:set_?verify_?peer|setVerifyPeer)\s*\((?:[^()]*,)?\s*(?:false|FALSE|0)\s*\)|"
         r"\b(?:curl|wget)\b[^|;&#]*\s(?:-k|--insecure|--no-check-certificate)\b|"
         r"\bssl" + _Q + r"\s*[=:]\s*False\b|"
         # A server config's directive, its value after blanks (Apache, nginx, a module's sample .conf): `SSLProxyVerify none`,
@@ -101,7 +101,7 @@ _UNSAFE_VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = build
         # A mode with the "others may write" bit; not a mask (mode & 0o7777).
         r"\b(?:chmod|(?:\w+_)?mode|perm\w*|Permissions|mkdir|makedirs|open|WriteFile|MkdirAll|FileMode|fchmod)\b[^\n#&]*?[(,=:\s](?P<atmode>0o?(?!7777)[0-7]?[0-7][0-7][2367])\b(?!\s*[&|])|"
         r"\bchmod\s+(?:-R\s+)?(?:0?[0-7][0-7][2367]|[ao]?\+w|a\+rwx|ugo\+w)\b|\bchmod\b[^\n#&]{0,24}?[\"']0?[0-7][0-7][2367][\"']|\bumask\s*\(?\s*0+\s*\)?(?:\s|$|;)|"
-        r"\bS_IWOTH\b|\bS_IRWXO\b|\b0o777\b|\b0777\b|"
+        r"\bS_IWOTH\b|\bS_IRWXO\b|\b0o777\b|\b0777\b|\b(?:\w+_)?mode\s*[:=]\s*['\"](?:[r-][w-][xsS-]){2}[r-]w[xtT-]['\"]|"  # meson's 'rwxrwxrwx' (round 117)
         r"\b(?:permission_classes|authentication_classes)\s*=\s*[\[(]\s*(?:AllowAny\b|[\])])|\bAllowAny\b|"
         r"\bpermitAll\s*\(|@PermitAll\b|\[AllowAnonymous\]|@AllowAnonymous\b|@(?:NoAdminRequired|PublicPage|NoCSRFRequired|NoTwoFactorRequired)\b|"
         r"\bALLOWED_HOSTS\s*=\s*\[\s*['\"]\*|\bpublic-read(?:-write)?\b|"

@@ -423,6 +423,11 @@ _CLASSICS = (
     ("adds a certificate authority fetched over plain http to the trust store", re.compile(
         r"\bhttp://(?!localhost\b|127\.)[^\s|]+[^|\n]*\|\s*(?:sudo\s+)?tee\s+(?:-a\s+)?/(?:etc/(?:ssl|pki|ca-certificates)|usr/(?:local/)?share/ca-certificates)|"
         r"\bhttp://(?!localhost\b|127\.)\S+[^\n]*>>?\s*/etc/(?:ssl|pki)/")),
+    # An upstream or fetched URL from the request's own query (round 117, blind 379's oxy README: ``req.URL = …Get("target")``).
+    ("sends the request wherever the request says (server-side request forgery)", re.compile(
+        r"(?i)(?:\b(?:url|host|upstream|target|proxy_?url|forward_?url)\s*(?::=|=(?!=))|\b(?:requests|httpx|http|axios)\.(?:get|post)\s*\(|\bfetch\s*\(|\burlopen\s*\()"
+        r"[^;\n]*?(?:\bQuery\(\)\.Get|\bFormValue|\bgetParameter|\breq\.query|\brequest\.(?:args|GET|query_params)|\bparams)\s*(?:\.get\s*)?[\[(.]\s*['\"]?"
+        r"(?:url|target|to|dest(?:ination)?|uri|upstream|proxy|forward)\b")),
     ("allows javascript: links (cross-site scripting)", re.compile(
         r"(?i)\b\w*(?:allow\w*|safe|permitted|whitelist\w*)_?(?:url_?)?(?:scheme|protocol)s?\w*\b[^;]*['\"]javascript:?['\"]")),
 )
