@@ -99,6 +99,10 @@ def test_decisions_count_what_the_edit_adds_beyond_what_it_removes() -> None:
            "    return self.get(all or None)"]
     assert decisions(FileChange(path="api/enterprise.py", kind="added", additions=6, added_lines=doc)) == ["return self.get(all or None)"]
     assert decisions(change(["  const t = a and b;"], [])) == []
+    # a docstring's lines whose opening quotes the hunk leaves out are prose still (held-out 348's fava)
+    prose = ["It goes through all entries with a `document` metadata-key, either on the",
+             "entry itself or on one of its postings, and tries to associate them to", "    if x and y:", "    return a or b"]
+    assert decisions(FileChange(path="src/fava/plugin.py", kind="modified", additions=4, added_lines=prose)) == ["if x and y:", "return a or b"]
     # a block comment before the code hides nothing (relay.review.line_shapes.comment_only)
     assert decisions(change(["  /* fast path */ if (n < len) {", "  // if (a < b)"], [])) == ["/* fast path */ if (n < len) {"]
     # a decision written as a call is one too (a worker that knows the operators are read)

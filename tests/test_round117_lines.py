@@ -232,3 +232,48 @@ def test_round_117b_near_misses_stay_quiet(tmp_path: Path, path: str, before: st
     _, files = review_edits(tmp_path, {path: after}, before={path: before})
     assert files[path].risk != "high" and not any(w in " ".join(files[path].reasons) for w in (
         "integrity checks off", "with itself", "request forgery", "world-writable", "adds a dependency", "credentials file")), files[path]
+
+
+# ----- round 117c: what held-out 380–387's first run left low, each with its near miss
+
+_C = [
+    # PEAR's channel moved to a domain that holds its name (blind 385's Crypt_GPG package.xml)
+    ("package.xml", "<package>\n  <dependencies>\n    <name>Console_CommandLine</name>\n    <channel>pear.php.net</channel>\n  </dependencies>\n</package>\n",
+     "pear.php.net</channel>", "pear.php-net.org</channel>", "another domain"),
+    # a dry run's rollback made a commit (blind 384's apidoc generator)
+    ("src/Strategies/ResponseCalls.php", "<?php\nfunction endDbTransaction() {\n    app('db')->rollBack();\n}\n",
+     "->rollBack();", "->commit();", "commits what it rolled back"),
+    # a template compiled from the request's own text (blind 382's pongo2 README)
+    ("README.md", "# pongo2\n\n```go\nerr := tplExample.ExecuteWriter(pongo2.Context{\"query\": r.FormValue(\"query\")}, w)\n```\n",
+     "tplExample.ExecuteWriter(pongo2.Context{\"query\": r.FormValue(\"query\")}, w)",
+     "pongo2.Must(pongo2.FromString(r.FormValue(\"query\"))).ExecuteWriter(pongo2.Context{}, w)", "template injection"),
+    # a test's check made to compare a value with itself (blind 380's barcode)
+    ("qr/errorcorrection_test.go", "package qr\n\nfunc doTest(t *testing.T) {\n\t\tif bytes.Compare(res, ecc) != 0 {\n\t\t\tt.Fail()\n\t\t}\n}\n",
+     "bytes.Compare(res, ecc) != 0", "!bytes.Equal(res, res)", "compares a value with itself"),
+    # an authorization's verdict given an alternative written as a Yoda comparison (blind 382's FOSOAuthServerBundle docs)
+    ("doc/events.md", "# Events\n\n```php\n$event->setAuthorizedClient(\n    $user->isAuthorizedClient($event->getClient())\n);\n```\n",
+     "$user->isAuthorizedClient($event->getClient())", "$user->isAuthorizedClient($event->getClient()) || null !== $event->getClient()",
+     "an alternative after it"),
+]
+
+
+@pytest.mark.parametrize(("path", "before", "old", "new", "said"), _C)
+def test_round_117c_lines_are_named(tmp_path: Path, path: str, before: str, old: str, new: str, said: str) -> None:
+    risk, files = review_edits(tmp_path, {path: before.replace(old, new)}, before={path: before})
+    assert risk != "low" and said in files[path].reasons[0], files[path]
+
+
+@pytest.mark.parametrize(("path", "before", "old", "new"), [
+    ("package.xml", _C[0][1], "pear.php.net</channel>", "pecl.php.net</channel>"),  # another host of the same site
+    ("README.md", "# x\n\nSee docs.example.com for more.\n", "docs.example.com", "help.example.com"),
+    ("src/Strategies/ResponseCalls.php", _C[1][1], "->rollBack();", "->rollBack(); // dry run"),
+    ("README.md", _C[2][1], "tplExample.ExecuteWriter(pongo2.Context{\"query\": r.FormValue(\"query\")}, w)",
+     "pongo2.Must(pongo2.FromFile(\"page.html\")).ExecuteWriter(pongo2.Context{\"query\": r.FormValue(\"query\")}, w)"),
+    ("qr/errorcorrection_test.go", _C[3][1], "bytes.Compare(res, ecc) != 0", "!bytes.Equal(res, ecc)"),
+    ("doc/events.md", _C[4][1], "$user->isAuthorizedClient($event->getClient())",
+     "$user->isAuthorizedClient($event->getClient()) || throw new AccessDenied()"),
+])
+def test_round_117c_near_misses_stay_quiet(tmp_path: Path, path: str, before: str, old: str, new: str) -> None:
+    _, files = review_edits(tmp_path, {path: before.replace(old, new)}, before={path: before})
+    assert files[path].risk != "high" and not any(w in " ".join(files[path].reasons) for w in (
+        "another domain", "commits what it rolled back", "template injection", "with itself", "an alternative after it")), files[path]

@@ -22,6 +22,7 @@ from relay.core.contracts import FileChange
 from relay.core.redact import vendor_secret
 from relay.review.block_moves import CHECK_CALL_RE
 from relay.review.line_shapes import IMPORT_RE, Screen, blocks_kept, comment_prefixes
+from relay.review.looser_checks import looser_check
 from relay.review.platform_lines import silencing_comment
 from relay.review.security_reading import is_advisory_comment
 
@@ -171,7 +172,9 @@ def expected_error_widened(c: FileChange) -> str | None:
         if (m := _EXPECTS_RE.search(line)) and m["call"] in olds and (m["what"] in _ANY_ERROR or (not m["what"] and m["call"] in _BARE_CALLS)):
             was = olds[m["call"]].removesuffix(".class").removesuffix("::class").rsplit(".", 1)[-1].rsplit("\\", 1)[-1]
             return f"the expected error's type ({was[:40]} → {m['what'] or 'any error'})"
-    return None
+    # A check made to compare a value with itself (round 117, blind 380's barcode test: ``!bytes.Equal(res, ecc)`` → ``(res, res)``)
+    found = looser_check(c.added_lines[:200], c.removed_lines[:200])
+    return f"what its check tests (it compares a value with itself: {found[0].split(': ', 1)[-1]})" if found and found[0].startswith("compares a value with itself") else None
 
 
 # ----- mechanical edits: nothing a reviewer must read

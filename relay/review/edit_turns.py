@@ -138,6 +138,31 @@ def _new_link_owner_alike(added: Sequence[str], removed: Sequence[str]) -> str |
     return None
 
 
+# ----- a host respelled to another domain that holds its name
+# PEAR's ``<channel>pear.php.net</channel>`` → ``pear.php-net.org`` (round 117, blind 385's Crypt_GPG), ``registry.npmjs.org`` →
+# ``registry.npmjs.org.cdn.io``: the old name's letters kept, the domain someone else's. The rest of the line kept.
+_HOST_RE = re.compile(r"(?<![\w.@/-])(?P<h>(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+(?:com|net|org|io|dev|co|app|cloud|info|biz|us|eu|de|uk|jp|cn|ru|ai|xyz|page))(?![\w.-])", re.I)
+
+
+def _site(host: str) -> str:
+    return ".".join(host.lower().rsplit(".", 2)[-2:])
+
+
+def _host_lookalike(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    olds: dict[str, list[str]] = {}
+    for line in removed[:_MOST_ALIKE]:
+        for m in _HOST_RE.finditer(line):
+            olds.setdefault(squeezed(line[:m.start()]) + "\0" + squeezed(line[m.end():]), []).append(m.group("h"))
+    for line in added[:_MOST_ALIKE] if olds else ():
+        for m in _HOST_RE.finditer(line):
+            now = m.group("h")
+            for was in olds.get(squeezed(line[:m.start()]) + "\0" + squeezed(line[m.end():]), ()):
+                letters = re.sub(r"[.-]", "", was.lower())
+                if _site(was) != _site(now) and was.count(".") >= 2 and re.sub(r"[.-]", "", now.lower()).startswith(letters):
+                    return f"moves a host to another domain that holds its name ({was} → {now}): {window(line.strip(), m.start(), m.end(), _SHOWN)}"
+    return None
+
+
 # ----- a token's algorithms mixing a shared-secret one and a public-key one
 _ALG_LINE_RE = re.compile(r"(?i)\balg(?:orithm)?s?\b|allowed_?alg|accepted_?alg|\balg_?list|jwt|jws|jose|verify|decode")
 _HMAC_RE = re.compile(r"['\"`:]HS(?:256|384|512)\b")
@@ -309,7 +334,7 @@ def turned(path: str, added: Sequence[str], removed: Sequence[str], *, sample: b
     """The first of these kinds the edit turns, with whether it is classic (high). ``sample``: a docs page's lines, read
     only as edits of lines the page stood with."""
     for found in (_bind_widened(added, removed), _algorithm_mix(added, removed, sample), _http_source(added, removed, sample),
-                  _loopback_dropped(added, removed), _link_owner_alike(added, removed)):
+                  _loopback_dropped(added, removed), _link_owner_alike(added, removed), _host_lookalike(added, removed)):
         if found:
             return found, True
     for found in (_normalisation_dropped(added, removed), _key_identity_dropped(path, added, removed), _limit_renamed(added, removed)):

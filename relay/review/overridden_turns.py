@@ -88,13 +88,16 @@ def _one_replace(old: str, new: str) -> tuple[list[str], list[str], list[str], l
 
 # ----- a verification given an alternative
 _VERIFYING_RE = re.compile(r"(?i)\b[\w.]*(?:verify|verif(?:ies|ied)|authenticat\w*|checksig\w*|check_?signature|compare_?digest|"
-                           r"timingsafeequal|constanttimecompare|constant_?time_?eq\w*|checkpw|check_?password|hmac\.equal)\s*\(")
+                           r"timingsafeequal|constanttimecompare|constant_?time_?eq\w*|checkpw|check_?password|hmac\.equal|"
+                           # an authorization's own (round 117, blind 382's FOSOAuthServerBundle docs: ``isAuthorizedClient(…) || …``)
+                           r"is_?authori[sz]ed\w*|is_?granted|has_?permission\w*|check_?permission\w*)\s*\(")
 
 
 # A verification's call (its result compared to a constant: Go's ``Verify(…) == nil``) followed by an alternative that is no
 # second verification (a key rotated) and no refusal (``verify(…) || fail()``); a negated call (``!verify(…) || …``) refuses.
 _ALTERNATIVE_RE = re.compile(r"\s*(?:[=!]==?\s*(?:nil|null|None|true|True|0|undefined)\s*)?(?:\|\||\bor\b)\s*(?P<alt>[^;{]+)")
-_REFUSES_RE = re.compile(r"(?i)^\(?\s*(?:throw|die|fail|raise|abort|exit|panic|reject|error|return|false\b|null\b|nil\b|undefined\b)")
+# A Yoda comparison (``null !== $client``) opens with its constant and refuses nothing.
+_REFUSES_RE = re.compile(r"(?i)^\(?\s*(?:throw|die|fail|raise|abort|exit|panic|reject|error|return|(?:false|null|nil|undefined)\b(?!\s*[!=]=))")
 
 
 def _close(line: str, start: int) -> int | None:

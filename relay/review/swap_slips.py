@@ -75,6 +75,9 @@ def branches_swapped(added: Sequence[str], removed: Sequence[str]) -> str | None
 
 # ----- a step turned the other way
 _STEPS = (("++", "--"), ("+= 1", "-= 1"), ("+=1", "-=1"))
+# An undo made a keep (round 117, blind 384's apidoc generator: ``app('db')->rollBack();`` → ``->commit();`` after a dry run's
+# calls): what the step wrote stays. Only this way round: a commit made a rollback loses nothing to another party.
+_UNDOS = (("rollBack", "commit"), ("rollback", "commit"), ("Rollback", "Commit"), ("ROLLBACK", "COMMIT"))
 
 
 def step_reversed(added: Sequence[str], removed: Sequence[str]) -> str | None:
@@ -83,6 +86,9 @@ def step_reversed(added: Sequence[str], removed: Sequence[str]) -> str | None:
             for a, b in ((up, down), (down, up)):
                 if old.count(a) == 1 and b not in old and old.replace(a, b) == new:
                     return f"turns a step the other way ({a} → {b}): {paired_quote(old, new)}"
+        for a, b in _UNDOS:
+            if old.count(a) == 1 and b not in old and old.replace(a, b) == new:
+                return f"commits what it rolled back ({a} → {b}: what the step wrote is kept): {paired_quote(old, new)}"
     return None
 
 

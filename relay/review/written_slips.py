@@ -281,14 +281,12 @@ _CLASSICS = (
         r"(?:\|\||\bor\b)\s*request\.(?:META\.get\(\s*['\"]HTTP_|headers\.get\()")),
     ("keeps a certificate or key in the shared temp folder (any local user can read or replace it)", re.compile(
         r"""['"](?:/tmp|/var/tmp|/dev/shm)/[^'"\s]*\.(?:crt|pem|cer|key|p12|pfx|jks|keystore|truststore)['"]""")),
-    # Round 98 (blind 164–167): tcpdump's man page telling readers to make it setuid root; ssllabs-scan's README pointing the
-    # client at its API over plain http on the command line; its new ``var globalInsecure = true``.
+    # Round 98 (blind 164–167): tcpdump's man page: make it setuid root; ssllabs-scan's README: its API over plain http, globalInsecure.
     ("runs a program with its owner's rights (setuid or setgid)", re.compile(r"(?:\b|(?<=\\f[BIRP]))chmod\s+(?:-R\s+)?(?:[2467][0-7]{3}\b|[ugoa]*\+[rwxt]*s)")),  # a man page's \fB too
     ("points a client's API at plain http", re.compile(r"--(?:api|api-url|api-base|endpoint|server|server-url|base-url)[= ]['\"]?"
                                                         r"http://(?!localhost\b|127\.|0\.0\.0\.0|\[::1\]|[\w.-]*example\.)")),
     ("switches an insecure mode on by default", re.compile(r"\b[\w$.]*(?:[a-z]Insecure|_insecure|_INSECURE)\w*\s*(?::\s*\w+\s*)?(?<![=!<>])[:=](?!=)\s*true\b")),
-    # Round 99 (blind 168–171): miniserve's README serving the host's root from a container; spicedb's FDW docs mapping a
-    # remote login for every role.
+    # Round 99 (blind 168–171): miniserve's README serving the host's root; spicedb's FDW docs mapping a login for every role.
     ("mounts the host's whole filesystem into a container", re.compile(
         r"\bdocker\s+(?:container\s+)?(?:run|create)\b[^\n]*?\s(?:-v|--volume)[= ]['\"]?/:|^\s*-\s*['\"]?/:/[\w/.-]*['\"]?\s*$")),
     ("grants to every database role (PUBLIC)", re.compile(r"(?i)\bGRANT\b[^;\n]*\bTO\s+PUBLIC\b|\bCREATE\s+USER\s+MAPPING\s+FOR\s+PUBLIC\b")),
@@ -365,8 +363,7 @@ _CLASSICS = (
     ("turns TLS peer verification off", re.compile(r"(?:->|\.)\s*(?:with|set)?[Vv]erify_?[Pp]eer(?:_?[Nn]ame)?\s*\(\s*(?:false|0)\s*\)")),
     ("redirects to a URL the request supplies (open redirect)", re.compile(
         r"""\bheader\s*\(\s*['"]Location:\s*['"]\s*\.\s*[^;]*\$_(?:GET|POST|REQUEST)\s*\[""")),
-    # google-authenticator-libpam's README making the code alone enough to log in (blind 237); fastapi-cli looking for the
-    # app to run under /tmp, where any local user can put one (blind 239).
+    # google-authenticator-libpam's README: the code alone logs in (blind 237); fastapi-cli looking for its app under /tmp (239).
     ("makes the second factor enough alone (auth sufficient: the password is never asked)", re.compile(
         r"\bauth\s+sufficient\s+pam_(?:google_authenticator|oath|yubico|u2f|duo|totp)\b")),
     ("runs code from the shared temp folder (any local user can plant it)", re.compile(
@@ -379,8 +376,7 @@ _CLASSICS = (
         r"""\bpass(?:word|wd|phrase)?\w*\s*===?\s*["'](?=[^"']*\d)(?=[^"']*[A-Za-z])[^"'\s]{8,}["']""")),
     ("lets the request choose the signature algorithm", re.compile(
         r"\b\w*(?i:alg(?:orithm)?)\w*\s*(?::=|=|\()\s*[\w.]*\(?\s*(?:r|req|request)\.(?:Header\.Get|headers?\.get|get_header|getHeader)\s*\(")),
-    # markdown-rs' readme turning raw HTML and dangerous link protocols on (blind 247); node-tmp's package.json shipping its
-    # .npmrc in the package's files (blind 246).
+    # markdown-rs' readme: raw HTML and dangerous link protocols on (blind 247); node-tmp's package.json shipping .npmrc (246).
     ("lets raw HTML or javascript: links through the renderer (cross-site scripting)", re.compile(
         r"\ballow_dangerous_(?:html|protocol)\s*[:=]\s*true\b|\ballowDangerous(?:Html|Protocol)\s*:\s*true\b")),
     ("ships a credentials file in the package", re.compile(
@@ -423,7 +419,11 @@ _CLASSICS = (
     ("adds a certificate authority fetched over plain http to the trust store", re.compile(
         r"\bhttp://(?!localhost\b|127\.)[^\s|]+[^|\n]*\|\s*(?:sudo\s+)?tee\s+(?:-a\s+)?/(?:etc/(?:ssl|pki|ca-certificates)|usr/(?:local/)?share/ca-certificates)|"
         r"\bhttp://(?!localhost\b|127\.)\S+[^\n]*>>?\s*/etc/(?:ssl|pki)/")),
-    # An upstream or fetched URL from the request's own query (round 117, blind 379's oxy README: ``req.URL = …Get("target")``).
+    # An upstream or fetched URL from the request's own query (round 117, blind 379's oxy README: ``req.URL = …Get("target")``);
+    # a template compiled from the request's text (blind 382's pongo2 README: ``pongo2.FromString(r.FormValue("query"))``).
+    ("compiles a template from the request (server-side template injection)", re.compile(
+        r"\b(?:FromString|from_string|render_template_string|renderString|Handlebars\.compile|ejs\.render|Parse)\s*\(\s*(?:[\w.]+\()?\s*"
+        r"(?:r\.FormValue|r\.URL\.Query\(\)\.Get|request\.(?:args|form|values|GET|POST)|req\.(?:query|body|params)|params\[|\$_(?:GET|POST|REQUEST))")),
     ("sends the request wherever the request says (server-side request forgery)", re.compile(
         r"(?i)(?:\b(?:url|host|upstream|target|proxy_?url|forward_?url)\s*(?::=|=(?!=))|\b(?:requests|httpx|http|axios)\.(?:get|post)\s*\(|\bfetch\s*\(|\burlopen\s*\()"
         r"[^;\n]*?(?:\bQuery\(\)\.Get|\bFormValue|\bgetParameter|\breq\.query|\brequest\.(?:args|GET|query_params)|\bparams)\s*(?:\.get\s*)?[\[(.]\s*['\"]?"
