@@ -277,3 +277,50 @@ def test_round_117c_near_misses_stay_quiet(tmp_path: Path, path: str, before: st
     _, files = review_edits(tmp_path, {path: before.replace(old, new)}, before={path: before})
     assert files[path].risk != "high" and not any(w in " ".join(files[path].reasons) for w in (
         "another domain", "commits what it rolled back", "template injection", "with itself", "an alternative after it")), files[path]
+
+
+# ----- round 117d: what held-out 388–395's first run left low, each with its near miss
+
+_D = [
+    # an assertion given an alternative that always holds (blind 388's covdefaults)
+    ("tests/covdefaults_test.py", "def test_plugin(plugin_manager):\n    assert plugin_manager.get('covdefaults.CovDefaults')\n",
+     "plugin_manager.get('covdefaults.CovDefaults')\n", "plugin_manager.get('covdefaults.CovDefaults') or True\n", "always holds"),
+    # a sample's CORS origin handed back from the request, with credentials (blind 391's koajs/cors README)
+    ("README.md", "# cors\n\n```js\napp.use(cors());\n```\n", "cors());", "cors({ origin: ctx => ctx.get('Origin'), credentials: true }));", "CORS"),
+    # libxmljs told to substitute entities in a sample (blind 391's libxmljs README)
+    ("README.md", "# libxmljs\n\n```js\nconst doc = libxmljs.parseXml(xml, {});\n```\n", "parseXml(xml, {});",
+     "parseXml(xml, { noent: true, dtdload: true });", "external entities"),
+    # a connection string told not to use TLS, to a host that is not this machine (blind 394's pgweb README)
+    ("README.md", "# pgweb\n\n```\npgweb --url postgres://user:password@host:port/database?sslmode=[mode]\n```\n", "sslmode=[mode]", "sslmode=disable",
+     "TLS verification off"),
+    # a udev rule making a device node world-writable, its mode quoted (blind 395's yubikey-personalization)
+    ("69-yubikey.rules", 'ACTION=="add", ATTRS{idVendor}=="1050", ENV{ID_SECURITY_TOKEN}="1"\n', 'ENV{ID_SECURITY_TOKEN}="1"',
+     'ENV{ID_SECURITY_TOKEN}="1", MODE="0666"', "world-writable"),
+]
+
+
+@pytest.mark.parametrize(("path", "before", "old", "new", "said"), _D)
+def test_round_117d_lines_are_named(tmp_path: Path, path: str, before: str, old: str, new: str, said: str) -> None:
+    risk, files = review_edits(tmp_path, {path: before.replace(old, new)}, before={path: before})
+    assert risk == "high" and said in files[path].reasons[0], files[path]
+
+
+def test_a_readme_installing_a_lookalike_of_the_setup_py_name(tmp_path: Path) -> None:
+    # setup.py's own name is the project's too (blind 392's PMapper: ``pip install principalmaper``)
+    before = {"setup.py": "from setuptools import setup\n\nsetup(\n    name='principalmapper',\n    version='1.1.5',\n)\n",
+              "README.md": "# PMapper\n"}  # the install section is new: no removed line names the package
+    risk, files = review_edits(tmp_path, {"README.md": "# PMapper\n\n## Install\n\n```\npip install principalmaper\n```\n"}, before=before)
+    assert risk == "high" and "principalmaper" in files["README.md"].reasons[0], files["README.md"]
+
+
+@pytest.mark.parametrize(("path", "before", "old", "new"), [
+    (_D[0][0], _D[0][1], _D[0][2], "plugin_manager.get('covdefaults.CovDefaults') is not None\n"),
+    (_D[1][0], _D[1][1], "cors());", "cors({ origin: 'https://example.com', credentials: true }));"),
+    (_D[2][0], _D[2][1], "parseXml(xml, {});", "parseXml(xml, { noent: false, noblanks: true });"),
+    (_D[3][0], "# pgweb\n\n```\npgweb --url postgres://user:password@db.example.com:5432/database\n```\n", "database\n```\n",
+     "database\n```\n\nLocally: `pgweb --url postgres://user:password@localhost:5432/database?sslmode=disable`\n"),  # this machine's own
+    (_D[4][0], _D[4][1], 'ENV{ID_SECURITY_TOKEN}="1"', 'ENV{ID_SECURITY_TOKEN}="1", MODE="0660", GROUP="plugdev"'),
+])
+def test_round_117d_near_misses_stay_quiet(tmp_path: Path, path: str, before: str, old: str, new: str) -> None:
+    _, files = review_edits(tmp_path, {path: before.replace(old, new)}, before={path: before})
+    assert files[path].risk != "high", files[path]

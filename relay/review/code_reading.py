@@ -172,9 +172,17 @@ def expected_error_widened(c: FileChange) -> str | None:
         if (m := _EXPECTS_RE.search(line)) and m["call"] in olds and (m["what"] in _ANY_ERROR or (not m["what"] and m["call"] in _BARE_CALLS)):
             was = olds[m["call"]].removesuffix(".class").removesuffix("::class").rsplit(".", 1)[-1].rsplit("\\", 1)[-1]
             return f"the expected error's type ({was[:40]} → {m['what'] or 'any error'})"
-    # A check made to compare a value with itself (round 117, blind 380's barcode test: ``!bytes.Equal(res, ecc)`` → ``(res, res)``)
+    # A check made to compare a value with itself (round 117, blind 380's barcode test: ``!bytes.Equal(res, ecc)`` → ``(res, res)``),
+    # or an assertion given an alternative that always holds (blind 388's covdefaults: ``assert plugin_manager.get(…) or True``).
     found = looser_check(c.added_lines[:200], c.removed_lines[:200])
-    return f"what its check tests (it compares a value with itself: {found[0].split(': ', 1)[-1]})" if found and found[0].startswith("compares a value with itself") else None
+    if found and found[0].startswith("compares a value with itself"):
+        return f"what its check tests (it compares a value with itself: {found[0].split(': ', 1)[-1]})"
+    had = {" ".join(line.split()) for line in c.removed_lines[:200]}
+    return next((f"what its assertion checks (an alternative that always holds: {line.strip()[:80]})" for line in c.added_lines[:200]
+                 if _ALWAYS_RE.search(line) and " ".join(line.split()) not in had), None)
+
+
+_ALWAYS_RE = re.compile(r"\bassert\w*\b.*(?:\bor\s+True\b|\|\|\s*true\b)")
 
 
 # ----- mechanical edits: nothing a reviewer must read

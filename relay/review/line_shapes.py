@@ -386,6 +386,7 @@ TRAILING_COMMENT_RE = re.compile(r"\s(?://|#|--)\s.*$|/\*.*?\*/")
 # arguments' (``gem sources --add http://… && gem install webmock``), plain as they read (round 38, blind 61's webmock).
 _FLAG_RE = re.compile(r"(?:^|\s)--?[A-Za-z][\w-]*(?:[=\s]|$)")
 _COMMAND_TAIL_RE = re.compile(r"\s(?:&&|\|\||\|)\s|://")
+_STATEMENT_END_RE = re.compile(r"\([^()]*\)\s*\)?\s*;\s*$|\)\s*;\s*(?://.*)?$")
 _CLI_RE = re.compile(r"^\s*(?:sudo\s+)?(?:composer|npm|npx|yarn|pnpm|pip3?|pipx|uv|poetry|cargo|go|gem|bundle|brew|apt(?:-get)?|yum|dnf|apk|"
                      r"docker|kubectl|helm|git|conda|dotnet|mvn|gradle)\s+[a-z][\w-]*(?:\s|$)")
 
@@ -394,6 +395,8 @@ def looks_like_prose(line: str) -> bool:
     """A line of a sentence rather than code: mostly plain words, five or more, and no shell command."""
     if (_FLAG_RE.search(line) or _CLI_RE.match(line)) and _COMMAND_TAIL_RE.search(line):
         return False  # a command, its flags or its tool's own verb, joined to another (round 117: blind 378's honeypot README)
+    if _STATEMENT_END_RE.search(line):
+        return False  # a call's statement (``const doc = parseXml(xml, { noent: true });``: round 117, blind 391's libxmljs README)
     # A comment inside the code ("true /* number of proxies between … */") is not a sentence around it.
     rest = _CODE_SPAN_RE.sub(" ", _INLINE_COMMENT_RE.sub(" ", line)).split()
     plain = sum(1 for w in rest if _PLAIN_WORD_RE.match(w))

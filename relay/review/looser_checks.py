@@ -36,6 +36,7 @@ from relay.review.line_shapes import comment_only, squeezed, window
 __all__ = ["looser_check", "self_compared"]
 
 _QUOTE = 60
+_LONG_LINE = 400  # a longer line is data (a minified bundle), not a check
 _COMMENTS = ("#", "//", "/*", "* ")  # a pair whose either side is a comment is read by no check
 
 
@@ -72,12 +73,20 @@ def _self_comparison(old: str, new: str) -> tuple[str, bool] | None:
 
 # A value compared with itself by a call in a line the change writes, with no line it replaces (round 117, blind 374's nistec:
 # a new ``bothinf | (noneinf & px.Equal(qx) & py.Equal(py))``). Only a call's form: ``x == x`` and ``x != x`` test for NaN.
-_SELF_METHOD_RE = re.compile(rf"(?<![\w$@.])(?P<a>{_OPERAND})\.(?:[Ee]quals?|[Ee]ql\?|[Ee]q|[Cc]ompare(?:To)?)\s*\(\s*(?P=a)\s*\)")
+# The call found first and its receiver read back from it: linear in the line, which the worker writes.
+_SELF_METHOD_RE = re.compile(r"\.(?:[Ee]quals?|[Ee]ql\?|[Ee]q|[Cc]ompare(?:To)?)\s*\(\s*(?P<b>[\w$@][\w$@.\[\]'\"-]{0,80})\s*\)")
+_SELF_CALL_RE = re.compile(r"(?:[Ee]quals?|[Cc]ompare|[Cc]mp|_eq|Eq)\w{0,40}\s*\(\s*(?P<a>[^,()]{1,80}?)\s*,\s*(?P<b>[^,()]{1,80}?)\s*[,)]")
+_RECEIVER_RE = re.compile(r"[\w$@.\[\]'\"-]{1,81}$")
 
 
 def self_compared(line: str) -> re.Match[str] | None:
     """A call in ``line`` that compares a value with itself (kept among a test's lines: relay.review.file_kinds)."""
-    return _SELF_METHOD_RE.search(line) or next((c for c in _COMPARE_CALL_RE.finditer(line) if squeezed(c.group("a")) == squeezed(c.group("b"))), None)
+    if len(line) > _LONG_LINE:
+        return None
+    for m in _SELF_METHOD_RE.finditer(line):
+        if (r := _RECEIVER_RE.search(line, max(0, m.start() - 81), m.start())) and r.group() == m.group("b"):
+            return m
+    return next((c for c in _SELF_CALL_RE.finditer(line) if squeezed(c.group("a")) == squeezed(c.group("b"))), None)
 
 
 def _self_compared_written(added: Sequence[str], removed: Sequence[str]) -> tuple[str, bool] | None:

@@ -50,7 +50,7 @@ _UNSAFE_VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = build
         r"\bInsecureSkipVerify\s*[:=]\s*true\b|\binsecure(?:_?skip_?(?:tls_?)?verify)?" + _Q + r"\s*[=:]\s*" + _T + r"\b|"
         r"danger_accept_invalid_(?:certs|hostnames)\s*\(\s*true|SSL_VERIFY(?:PEER|HOST)\w*\s*,\s*(?:false|0)\b|\w*(?:set_?verify_?peer|setVerifyPeer)\s*\((?:[^()]*,)?\s*(?:false|FALSE|0)\s*\)|"
         r"\b(?:curl|wget)\b[^|;&#]*\s(?:-k|--insecure|--no-check-certificate)\b|"
-        r"\bssl" + _Q + r"\s*[=:]\s*False\b|"
+        r"\bssl" + _Q + r"\s*[=:]\s*False\b|postgres(?:ql)?://[^\s'\"]*@(?!localhost\b|127\.0\.0\.1\b|\[::1\])[^\s'\"/?]+[^\s'\"]*[?&]sslmode=disable\b|"
         # A server config's directive, its value after blanks (Apache, nginx, a module's sample .conf): `SSLProxyVerify none`,
         # `proxy_ssl_verify off;`, `tls_validate_peer no` (round 30: the same setting the `=`/`:` forms above read).
         r"(?:^|(?<=\n))[ \t]*(?i:\w*(?:ssl|tls)\w*(?:verify|validate)(?!\w*depth)\w*[ \t]+(?:off|none|no|false|0))[ \t]*;?[ \t]*(?=\n|$)|"
@@ -99,7 +99,7 @@ _UNSAFE_VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = build
                                                    "authentication_classes", "permission_classes", "writefile", "filemode", "world_write", "allusers",
                                                    "allauthenticatedusers", "@noadminrequired", "@publicpage", "@nocsrfrequired", "@notwofactorrequired"), re.compile(
         # A mode with the "others may write" bit; not a mask (mode & 0o7777).
-        r"\b(?:chmod|(?:\w+_)?mode|perm\w*|Permissions|mkdir|makedirs|open|WriteFile|MkdirAll|FileMode|fchmod)\b[^\n#&]*?[(,=:\s](?P<atmode>0o?(?!7777)[0-7]?[0-7][0-7][2367])\b(?!\s*[&|])|"
+        r"\b(?:chmod|(?:\w+_)?mode|MODE|perm\w*|Permissions|mkdir|makedirs|open|WriteFile|MkdirAll|FileMode|fchmod)\b[^\n#&]*?[(,=:\s]['\"]?(?P<atmode>0o?(?!7777)[0-7]?[0-7][0-7][2367])\b(?!\s*[&|])|"
         r"\bchmod\s+(?:-R\s+)?(?:0?[0-7][0-7][2367]|[ao]?\+w|a\+rwx|ugo\+w)\b|\bchmod\b[^\n#&]{0,24}?[\"']0?[0-7][0-7][2367][\"']|\bumask\s*\(?\s*0+\s*\)?(?:\s|$|;)|"
         r"\bS_IWOTH\b|\bS_IRWXO\b|\b0o777\b|\b0777\b|\b(?:\w+_)?mode\s*[:=]\s*['\"](?:[r-][w-][xsS-]){2}[r-]w[xtT-]['\"]|"  # meson's 'rwxrwxrwx' (round 117)
         r"\b(?:permission_classes|authentication_classes)\s*=\s*[\[(]\s*(?:AllowAny\b|[\])])|\bAllowAny\b|"
@@ -151,9 +151,9 @@ _UNSAFE_VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = build
          r"\.\w*(?:max|limit)\w*\s*\(\s*(?:u(?:size|64|32)::MAX|Infinity|math\.inf|sys\.maxsize|Number\.MAX_SAFE_INTEGER|math\.MaxInt\d*|Integer\.MAX_VALUE|Long\.MAX_VALUE)\s*\)|"
          r"\b\w*limit\w*['\"]?\s*[=:]\s*['\"]\d+\s*(?:gb|tb)['\"]|\bhuge_tree\s*=\s*True\b|\bresolve_entities\s*=\s*True\b|\bsetrecursionlimit\s*\(\s*\d{5,}|\bXML_PARSE_HUGE\b|\bLIBXML_NOENT\b",
          re.I)),
-    ("lets XML load external entities", ("doctype", "entities", "entityreferences"), re.compile(
+    ("lets XML load external entities", ("doctype", "entities", "entityreferences", "noent"), re.compile(
         r"disallow-doctype-decl['\"]\s*,\s*false\b|external-(?:general|parameter)-entities['\"]\s*,\s*true\b|"
-        r"\bsetExpandEntityReferences\s*\(\s*true\b|\bIS_SUPPORTING_EXTERNAL_ENTITIES\s*,\s*(?:true|Boolean\.TRUE)\b")),
+        r"\bsetExpandEntityReferences\s*\(\s*true\b|\bIS_SUPPORTING_EXTERNAL_ENTITIES\s*,\s*(?:true|Boolean\.TRUE)\b|\bnoent['\"]?\s*:\s*true\b")),  # libxmljs' (117)
     # The header's name as a call's argument, a map's key or subscript, a PHP header line or a server config's directive.
     ("opens CORS to any origin", ("origin", "cors", "mirror_request", "allow_any", "credentials", "anyhost"), re.compile(
         r"Access-Control-Allow-Origin['\"]?\]?\s*(?:[,:=]\s*|\s+(?=['\"]?\*))(?:['\"]?\*(?=['\"]|\s*;|\s*$)|(?:req|request|origin|headers)\b)|"
@@ -164,7 +164,7 @@ _UNSAFE_VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = build
         r"\b(?:allow_?credentials|supports_?credentials|credentials)" + _Q + r"\s*[=:]\s*['\"]\*['\"]|"
         r"\borigin" + _Q + r"\s*:\s*\(?\s*(\w+)\s*\)?\s*=>\s*\1\s*[,}]|"
         # A function that says yes to every origin (``origin: () => true``, round 53: blind 76's h3 example).
-        r"\borigin" + _Q + r"\s*:\s*(?:\([^)]*\)|\w+)\s*=>\s*true\b|"
+        r"\borigin" + _Q + r"\s*:\s*(?:\([^)]*\)|\w+)\s*=>\s*(?:true\b|[\w.]*(?:get|header)\(\s*['\"]origin['\"]\s*\)|[\w.]*headers?\.origin\b)|"  # or the request's own (117)
         # A function that hands back the origin it was given ("(origin: string) => origin || fallback"): the request's Origin reflected.
         r"\(\s*(\w*origin)\b[^)]*\)\s*=>\s*\2\b(?!\s*[.(\[=!<>])|"
         r"\bAllowOrigin::any\s*\(\s*\)|\ballow_any_origin\s*\(\s*\)|\.allow_origin\s*\(\s*Any\s*\)|\bCorsLayer::(?:permissive|very_permissive)\s*\(", re.I)),

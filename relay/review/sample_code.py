@@ -166,6 +166,7 @@ _OWN_NAME_RES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("Cargo.toml", re.compile(r'^name\s*=\s*"(?P<n>[\w\-]+)"', re.M)),
     ("setup.cfg", re.compile(r'^name\s*=\s*(?P<n>[\w.\-]+)\s*$', re.M)),
     ("go.mod", re.compile(r'^module\s+(?P<n>[\w.\-/]+)', re.M)),
+    ("setup.py", re.compile(r'^\s*name\s*=\s*["\'](?P<n>[\w.\-]+)["\']', re.M)),  # setup(…, name="…", …) one keyword a line (117)
 )
 _GEMSPEC_NAME_RE = re.compile(r'\.name\s*=\s*["\'](?P<n>[\w.\-]+)["\']')
 
