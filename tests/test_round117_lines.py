@@ -324,3 +324,15 @@ def test_a_readme_installing_a_lookalike_of_the_setup_py_name(tmp_path: Path) ->
 def test_round_117d_near_misses_stay_quiet(tmp_path: Path, path: str, before: str, old: str, new: str) -> None:
     _, files = review_edits(tmp_path, {path: before.replace(old, new)}, before={path: before})
     assert files[path].risk != "high", files[path]
+
+
+@pytest.mark.parametrize(("path", "line"), [
+    # ordinary history's own tests of a comparison (re2j's, sodium_compat's), and a reflexivity case: new cases, no check edited
+    ("javatests/UnicodeTest.java", "      testCases.add(new EqualsIgnoreCaseTest(r, r, true));\n"),
+    ("tests/unit/UtilTest.php", "        $this->assertSame(0, ParagonIE_Sodium_Core_Util::compare('a', 'a'));\n"),
+    ("src/test/java/PointTest.java", "    assertTrue(a.equals(a));\n"),
+])
+def test_a_new_test_case_comparing_a_value_with_itself_stays_quiet(tmp_path: Path, path: str, line: str) -> None:
+    before = "class T {\n  void t() {\n  }\n}\n"
+    _, files = review_edits(tmp_path, {path: before.replace("  void t() {\n", "  void t() {\n" + line)}, before={path: before})
+    assert files[path].risk == "low", files[path]

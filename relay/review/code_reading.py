@@ -22,7 +22,6 @@ from relay.core.contracts import FileChange
 from relay.core.redact import vendor_secret
 from relay.review.block_moves import CHECK_CALL_RE
 from relay.review.line_shapes import IMPORT_RE, Screen, blocks_kept, comment_prefixes
-from relay.review.looser_checks import looser_check
 from relay.review.platform_lines import silencing_comment
 from relay.review.security_reading import is_advisory_comment
 
@@ -174,14 +173,24 @@ def expected_error_widened(c: FileChange) -> str | None:
             return f"the expected error's type ({was[:40]} → {m['what'] or 'any error'})"
     # A check made to compare a value with itself (round 117, blind 380's barcode test: ``!bytes.Equal(res, ecc)`` → ``(res, res)``),
     # or an assertion given an alternative that always holds (blind 388's covdefaults: ``assert plugin_manager.get(…) or True``).
-    found = looser_check(c.added_lines[:200], c.removed_lines[:200])
-    if found and found[0].startswith("compares a value with itself"):
-        return f"what its check tests (it compares a value with itself: {found[0].split(': ', 1)[-1]})"
+    # Only a condition or an assertion whose whole test is the self-comparison, of a name: a test of the compare itself
+    # (``assertSame(0, compare('a', 'a'))``, ``new EqualsIgnoreCaseTest(r, r, true)``) is its own kind of case.
+    # The line an edit of one that compared the name with another value: a new case comparing a value with itself tests the
+    # comparison's own reflexivity (``assertTrue(a.equals(a))``).
+    for line in c.added_lines[:200]:
+        if (m := _DECIDED_BY_SELF_RE.match(line)) and any(
+                re.search(rf"(?<![\w$]){re.escape(m.group('a') or m.group('r'))}(?![\w$])", old) and _COMPARED_RE.search(old) and not _DECIDED_BY_SELF_RE.match(old)
+                for old in c.removed_lines[:200]):
+            return f"what its check tests (it compares a value with itself: {line.strip()[:80]})"
     had = {" ".join(line.split()) for line in c.removed_lines[:200]}
     return next((f"what its assertion checks (an alternative that always holds: {line.strip()[:80]})" for line in c.added_lines[:200]
                  if _ALWAYS_RE.search(line) and " ".join(line.split()) not in had), None)
 
 
+_DECIDED_BY_SELF_RE = re.compile(r"^\s*(?:\}?\s*(?:else\s+)?if\s*\(?\s*!?|(?:self\.|\$this->)?assert(?:True|False|That)?\s*\(?\s*!?|expect\s*\(\s*!?|require\.True\(\s*t,\s*!?)"
+                                 r"(?:[\w.$:>-]*?(?:[Ee]quals?|[Cc]ompare|[Ee]q)\w*\s*\(\s*(?P<a>[A-Za-z_$][\w.$>-]*)\s*,\s*(?P=a)\s*\)|"
+                                 r"(?P<r>[A-Za-z_$][\w.$>-]*?)\.(?:[Ee]quals?|[Ee]q|[Cc]ompare(?:To)?)\s*\(\s*(?P=r)\s*\))")
+_COMPARED_RE = re.compile(r"(?:[Ee]quals?|[Cc]ompare|[Ee]q)\w*\s*\(|[!=]==?")
 _ALWAYS_RE = re.compile(r"\bassert\w*\b.*(?:\bor\s+True\b|\|\|\s*true\b)")
 
 
