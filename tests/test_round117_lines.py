@@ -336,3 +336,36 @@ def test_a_new_test_case_comparing_a_value_with_itself_stays_quiet(tmp_path: Pat
     before = "class T {\n  void t() {\n  }\n}\n"
     _, files = review_edits(tmp_path, {path: before.replace("  void t() {\n", "  void t() {\n" + line)}, before={path: before})
     assert files[path].risk == "low", files[path]
+
+
+# ----- round 117e: what held-out 396–403's first run left low, each with its near miss
+
+_E = [
+    # fastjson's AutoType switched on in a sample (blind 396's fastjson2 Spring docs)
+    ("docs/spring.md", "# Spring\n\n```java\nFastJsonConfig config = new FastJsonConfig();\n```\n", "new FastJsonConfig();",
+     "new FastJsonConfig();\nconfig.setReaderFeatures(JSONReader.Feature.SupportAutoType);", "deserializes untrusted data"),
+    # a password hashed with MD5-crypt's prefix (blind 399's PasswordLib README)
+    ("README.markdown", "# PasswordLib\n\n```php\n$hash = $lib->createPasswordHash($password);\n```\n", "createPasswordHash($password);",
+     'createPasswordHash($password, "$1$");', "MD5-crypt"),
+    # a real-looking token in a sample command's flag, masked in the reason (blind 402's nancy README)
+    ("README.md", "# nancy\n\n```\ngo list -json -deps ./... | nancy sleuth\n```\n", "nancy sleuth",
+     "nancy sleuth --username devops@example.com --token 3f9a1c7e52b04d8e9a6f", "hard-codes a secret in a command's flag"),
+]
+
+
+@pytest.mark.parametrize(("path", "before", "old", "new", "said"), _E)
+def test_round_117e_lines_are_named(tmp_path: Path, path: str, before: str, old: str, new: str, said: str) -> None:
+    risk, files = review_edits(tmp_path, {path: before.replace(old, new)}, before={path: before})
+    assert risk == "high" and said in files[path].reasons[0], files[path]
+    assert "e52b04d8e9a6f" not in files[path].reasons[0]  # a credential is never shown whole
+
+
+@pytest.mark.parametrize(("path", "before", "old", "new"), [
+    (_E[0][0], _E[0][1], "new FastJsonConfig();", "new FastJsonConfig();\nconfig.setReaderFeatures(JSONReader.Feature.FieldBased);"),
+    (_E[1][0], _E[1][1], "createPasswordHash($password);", 'createPasswordHash($password, "$2y$");'),
+    (_E[2][0], _E[2][1], "nancy sleuth", "nancy sleuth --username devops@example.com --token $OSSI_TOKEN"),
+    (_E[2][0], _E[2][1], "nancy sleuth", "nancy sleuth --token YOUR_OSS_INDEX_API_TOKEN"),
+])
+def test_round_117e_near_misses_stay_quiet(tmp_path: Path, path: str, before: str, old: str, new: str) -> None:
+    _, files = review_edits(tmp_path, {path: before.replace(old, new)}, before={path: before})
+    assert files[path].risk != "high", files[path]

@@ -97,6 +97,12 @@ VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
         r"\s*\(\s*[\w.]+\s*[,)]")),
     ("moves a clock default to the far past", ("distant",), re.compile(
         r":\s*Date\s*=\s*(?:Date)?\.distant(?:Past|Future)\b")),
+    # Round 117 (blind 399's PasswordLib README: ``createPasswordHash($password, "$1$")``, MD5-crypt by its prefix).
+    ("hashes passwords with MD5-crypt (a broken scheme)", ("$1$",), re.compile(r"(?i)(?:passw(?:or)?d|crypt)\w*\s*\([^)\n]*['\"]\$1\$")),
+    # Round 117 (blind 402's nancy README: ``nancy sleuth --username … --token 3f9a1c7e52b04d8e9``): a credential's flag given
+    # what reads as a real one (long, letters and digits), not a placeholder (``YOUR_TOKEN``, ``$TOKEN``, ``<token>``).
+    ("hard-codes a secret in a command's flag", ("token", "password", "api-key", "apikey", "secret"), re.compile(
+        r"(?<![\w-])--(?:[\w-]*-)?(?:token|password|api-?key|secret)[= ]+['\"]?(?=[A-Za-z0-9_-]*\d)(?=[A-Za-z0-9_-]*[a-z])[A-Za-z0-9_-]{16,}(?![\w$])")),
 )
 
 # A string the host language fills in (C#'s $"…{x}", Python's f"…{x}", JS's `…${x}`, Ruby's "…#{x}", a "…" + x
@@ -115,6 +121,9 @@ CALLS: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
         r"[\"'](?P<at>-c|/[cC]|-Command)[\"']\s*,\s*" + _FILLED + r"|"
         r"`(?P<at_b>" + _SHELL_FLAG + r")[^`\n]*\$\{|(?:\$@?|\bf)[\"'](?P<at_i>" + _SHELL_FLAG + r")(?:[^\"'\\\n]|\\.)*\{\w|"
         r"\"(?P<at_r>" + _SHELL_FLAG + r")(?:[^\"\\\n]|\\.)*#\{|[\"'](?P<at_s>" + _SHELL_FLAG + r")[^\"'\n]*(?:%[sv][^\"'\n]*[\"']\s*[%,]|[\"']\s*\+\s*[\w(])")),
+    # Round 117 (blind 396's fastjson2 Spring docs: ``setReaderFeatures(JSONReader.Feature.SupportAutoType)``): a type named in the
+    # JSON is instantiated, the gadget chains' way in.
+    ("deserializes untrusted data", ("autotype",), re.compile(r"\bFeature\.SupportAutoType\b|\bsetAutoTypeSupport\s*\(\s*true\b|\bautoTypeSupport['\"]?\s*[=:]\s*true\b")),
     ("deserializes untrusted data", ("binary_to_term",), re.compile(
         # Erlang's term decoding creates atoms and functions from the bytes; [:safe] refuses them.
         r"(?::erlang\.|(?<![\w.:]))binary_to_term\s*\((?![^)]*\bsafe\b)")),

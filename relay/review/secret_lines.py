@@ -50,6 +50,9 @@ _NEAR = 44  # a quote's window (60, less its two "…") holds the finding's star
 ENV_SECRET_RE = re.compile(ENV_SECRET)
 
 
+_FLAG_SECRET_RE = re.compile(r"(?P<name>--(?:[\w-]*-)?(?:token|password|api-?key|secret))[= ]+['\"]?(?P<val>[A-Za-z0-9_-]{16,})")
+
+
 def masked(code: str, at: tuple[int, int | None]) -> tuple[str, tuple[int, int | None]]:
     """The line with its secret masked, and where the quote centres: a vendor's credential as relay.core.redact masks it
     (before the quote's window is cut, so no part of a long token is left), an assignment's or an XML property's literal
@@ -62,6 +65,8 @@ def masked(code: str, at: tuple[int, int | None]) -> tuple[str, tuple[int, int |
         end = shown.index("]", start) + 1
         # The quote starts where the finding does (a setting's name, a URL's scheme) when the mask fits beside it.
         return shown, ((at[0], end) if at[0] <= start and end - at[0] <= _NEAR else (start, end))
+    if (m := _FLAG_SECRET_RE.search(code)) is not None:  # a command's credential flag (relay.review.classic_lines, round 117)
+        return code[:m.start("val") + 3] + "…" + code[m.end("val"):], (m.start("name"), None)
     if (m := ENV_SECRET_RE.search(code)) is not None:
         val, name = ("envval", "envname") if m.group("envval") else ("inval", "inname")
         return code[:m.start(val) + 3] + "…" + code[m.end(val):], (m.start(name), None)
