@@ -369,3 +369,22 @@ def test_round_117e_lines_are_named(tmp_path: Path, path: str, before: str, old:
 def test_round_117e_near_misses_stay_quiet(tmp_path: Path, path: str, before: str, old: str, new: str) -> None:
     _, files = review_edits(tmp_path, {path: before.replace(old, new)}, before={path: before})
     assert files[path].risk != "high", files[path]
+
+
+def test_a_repositorys_url_moved_to_a_domain_that_keeps_its_letters(tmp_path: Path) -> None:
+    # blind 393's pac4j pom: the snapshot repository's ``central.sonatype.com`` → ``central-sonatype.com``; a host of the
+    # same site (``oss.sonatype.org``) is a move, not a look-alike
+    before = ("<project>\n  <distributionManagement>\n    <snapshotRepository>\n      <id>snapshots</id>\n"
+              "      <url>https://central.sonatype.com/repository/maven-snapshots/</url>\n    </snapshotRepository>\n  </distributionManagement>\n</project>\n")
+    risk, files = review_edits(tmp_path / "a", {"pom.xml": before.replace("central.sonatype.com", "central-sonatype.com")}, before={"pom.xml": before})
+    assert risk == "high" and any("central-sonatype.com" in r for r in files["pom.xml"].reasons), files["pom.xml"]
+    _, files = review_edits(tmp_path / "b", {"pom.xml": before.replace("central.sonatype.com", "s01.oss.sonatype.org")}, before={"pom.xml": before})
+    assert not any("holds its name" in r or "look-alike" in r for r in files["pom.xml"].reasons), files["pom.xml"]
+
+
+def test_a_cut_pypi_token_in_a_makefile_is_a_secret(tmp_path: Path) -> None:
+    # blind 384's hawkauthlib: ``twine upload -u __token__ -p pypi-AgEI…`` with a token of 47 characters after its prefix
+    token = "pypi-AgEIcHlwaS5vcmcCJGM3ZTkxNmQ0LWhhd2thdXRobGliLTJmOGE0YjFkOWUwNzQ"
+    before = "upload:\n\t$(ENV_BIN)/twine upload $(PYDIST)/*\n"
+    risk, files = review_edits(tmp_path, {"Makefile": before.replace("upload $(", f"upload -u __token__ -p {token} $(")}, before={"Makefile": before})
+    assert risk == "high" and "[REDACTED:pypi-token]" in files["Makefile"].reasons[0] and token not in " ".join(files["Makefile"].reasons)

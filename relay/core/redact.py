@@ -52,7 +52,7 @@ VENDOR_SHAPES: list[tuple[str, re.Pattern[str]]] = [
     # npm's, GitLab's, Docker Hub's: a body of letters and digits with at least one digit (a row of X's is a placeholder).
     ("npm-token", re.compile(r"(?<![A-Za-z0-9_])npm_(?=[A-Za-z]*\d)[A-Za-z0-9]{36}(?![A-Za-z0-9_])")),
     ("gitlab-token", re.compile(_NOT_BEFORE + r"gl(?:pat|dt|ptt|rt|cbt|oas)-(?=[A-Za-z_-]*\d)[A-Za-z0-9_-]{20,}" + _END)),
-    ("pypi-token", re.compile(_NOT_BEFORE + r"pypi-AgE(?:IcHlwaS5vcmc|NdGVzdC5weXBpLm9yZw)[A-Za-z0-9_-]{50,}")),  # pypi.org's, test.pypi.org's
+    ("pypi-token", re.compile(_NOT_BEFORE + r"pypi-AgE(?:IcHlwaS5vcmc|NdGVzdC5weXBpLm9yZw)[A-Za-z0-9_-]{40,}")),  # pypi.org's, test.pypi.org's (a cut one too: 117)
     # Hugging Face's: letters only, both cases (hf_ and a word or two joined by "_" is a function's name).
     ("huggingface-token", re.compile(r"(?<![A-Za-z0-9_])hf_(?=[a-z]*[A-Z])(?=[A-Z]*[a-z])[A-Za-z]{34}(?![A-Za-z0-9_])")),
     ("stripe-key", re.compile(r"(?<![A-Za-z0-9_])(?:sk|rk)_live_[A-Za-z0-9]{20,}(?![A-Za-z0-9_])")),

@@ -35,7 +35,7 @@ from relay.review.line_shapes import edits_line, near, squeezed, window
 from relay.review.name_pairs import glyph_twins
 from relay.review.small_edits import paired as _pair
 
-__all__ = ["screen", "turned"]
+__all__ = ["host_lookalike", "screen", "turned"]
 
 _SHOWN = 60
 
@@ -140,15 +140,16 @@ def _new_link_owner_alike(added: Sequence[str], removed: Sequence[str]) -> str |
 
 # ----- a host respelled to another domain that holds its name
 # PEAR's ``<channel>pear.php.net</channel>`` → ``pear.php-net.org`` (round 117, blind 385's Crypt_GPG), ``registry.npmjs.org`` →
-# ``registry.npmjs.org.cdn.io``: the old name's letters kept, the domain someone else's. The rest of the line kept.
-_HOST_RE = re.compile(r"(?<![\w.@/-])(?P<h>(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+(?:com|net|org|io|dev|co|app|cloud|info|biz|us|eu|de|uk|jp|cn|ru|ai|xyz|page))(?![\w.-])", re.I)
+# ``registry.npmjs.org.cdn.io``, a URL's ``central.sonatype.com`` → ``central-sonatype.com`` (blind 393's pac4j pom): the old
+# name's letters kept, the domain someone else's. The rest of the line kept.
+_HOST_RE = re.compile(r"(?:(?<=://)|(?<![\w.@/-]))(?P<h>(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+(?:com|net|org|io|dev|co|app|cloud|info|biz|us|eu|de|uk|jp|cn|ru|ai|xyz|page))(?![\w.-])", re.I)
 
 
 def _site(host: str) -> str:
     return ".".join(host.lower().rsplit(".", 2)[-2:])
 
 
-def _host_lookalike(added: Sequence[str], removed: Sequence[str]) -> str | None:
+def host_lookalike(added: Sequence[str], removed: Sequence[str]) -> str | None:
     olds: dict[str, list[str]] = {}
     for line in removed[:_MOST_ALIKE]:
         for m in _HOST_RE.finditer(line):
@@ -334,7 +335,7 @@ def turned(path: str, added: Sequence[str], removed: Sequence[str], *, sample: b
     """The first of these kinds the edit turns, with whether it is classic (high). ``sample``: a docs page's lines, read
     only as edits of lines the page stood with."""
     for found in (_bind_widened(added, removed), _algorithm_mix(added, removed, sample), _http_source(added, removed, sample),
-                  _loopback_dropped(added, removed), _link_owner_alike(added, removed), _host_lookalike(added, removed)):
+                  _loopback_dropped(added, removed), _link_owner_alike(added, removed), host_lookalike(added, removed)):
         if found:
             return found, True
     for found in (_normalisation_dropped(added, removed), _key_identity_dropped(path, added, removed), _limit_renamed(added, removed)):

@@ -64,6 +64,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from relay.review.edit_turns import host_lookalike
 from relay.review.file_kinds import BUILD_GLOBS, glob_any, is_manifest
 from relay.review.line_shapes import squeezed, window
 
@@ -466,7 +467,7 @@ def manifest_line(path: str, added: Sequence[str], removed: Sequence[str]) -> st
             or checksums_ignored(added, removed) or build_step_off(added, removed) or moving_source(added, removed) or any_version(added, removed)
             or branch_version(added, removed) or open_range(added, removed) or another_index(added, removed) or local_repository(added, removed, feeds=feeds)
             or version_moved_down(added, removed) or plain_source(added, removed) or (capped(added, removed) if _python_requirements(path) else None)
-            or (secret_published(added) if path.lower().endswith("package.json") else None))
+            or (secret_published(added) if path.lower().endswith("package.json") else None) or host_lookalike(added, removed))
 
 
 # A credentials file listed among what npm publishes, one entry a line (round 117, blind 375's negotiator: ``".npmrc",`` added
