@@ -171,12 +171,11 @@ def expected_error_widened(c: FileChange) -> str | None:
         if (m := _EXPECTS_RE.search(line)) and m["call"] in olds and (m["what"] in _ANY_ERROR or (not m["what"] and m["call"] in _BARE_CALLS)):
             was = olds[m["call"]].removesuffix(".class").removesuffix("::class").rsplit(".", 1)[-1].rsplit("\\", 1)[-1]
             return f"the expected error's type ({was[:40]} → {m['what'] or 'any error'})"
-    # A check made to compare a value with itself (round 117, blind 380's barcode test: ``!bytes.Equal(res, ecc)`` → ``(res, res)``),
-    # or an assertion given an alternative that always holds (blind 388's covdefaults: ``assert plugin_manager.get(…) or True``).
-    # Only a condition or an assertion whose whole test is the self-comparison, of a name: a test of the compare itself
-    # (``assertSame(0, compare('a', 'a'))``, ``new EqualsIgnoreCaseTest(r, r, true)``) is its own kind of case.
-    # The line an edit of one that compared the name with another value: a new case comparing a value with itself tests the
-    # comparison's own reflexivity (``assertTrue(a.equals(a))``).
+    # A check edited to compare a value with itself (round 117, blind 380's barcode test: ``!bytes.Equal(res, ecc)`` →
+    # ``(res, res)``): a condition or an assertion whose whole test is the self-comparison of a name, where a removed line
+    # compared that name with something. A new case that compares a value with itself tests the comparison (re2j's
+    # ``EqualsIgnoreCaseTest(r, r, true)``, sodium_compat's ``compare('a', 'a')``, a reflexivity ``assertTrue(a.equals(a))``).
+    # Or an assertion given an alternative that always holds (blind 388's covdefaults: ``assert plugin_manager.get(…) or True``).
     for line in c.added_lines[:200]:
         if (m := _DECIDED_BY_SELF_RE.match(line)) and any(
                 re.search(rf"(?<![\w$]){re.escape(m.group('a') or m.group('r'))}(?![\w$])", old) and _COMPARED_RE.search(old) and not _DECIDED_BY_SELF_RE.match(old)
