@@ -28,6 +28,7 @@ from relay.review.security_reading import is_advisory_comment
 __all__ = [
     "ASSERT_WORDS",
     "CASE_RE",
+    "COMPARE_CALL_RE",
     "PARAM_RE",
     "ROW_RE",
     "SCREENS",
@@ -189,7 +190,10 @@ def expected_error_widened(c: FileChange) -> str | None:
 _DECIDED_BY_SELF_RE = re.compile(r"^\s*(?:\}?\s*(?:else\s+)?if\s*\(?\s*!?|(?:self\.|\$this->)?assert(?:True|False|That)?\s*\(?\s*!?|expect\s*\(\s*!?|require\.True\(\s*t,\s*!?)"
                                  r"(?:[\w.$:>-]*?(?:[Ee]quals?|[Cc]ompare|[Ee]q)\w*\s*\(\s*(?P<a>[A-Za-z_$][\w.$>-]*)\s*,\s*(?P=a)\s*\)|"
                                  r"(?P<r>[A-Za-z_$][\w.$>-]*?)\.(?:[Ee]quals?|[Ee]q|[Cc]ompare(?:To)?)\s*\(\s*(?P=r)\s*\))")
-_COMPARED_RE = re.compile(r"(?:[Ee]quals?|[Cc]ompare|[Ee]q)\w*\s*\(|[!=]==?")
+# A comparison by a call: what a test's kept lines must hold for the edit above to be read (relay.review.file_kinds keeps
+# a test's lines by it; a removed ``if res != ecc`` by its operator alone is not kept, so not read).
+COMPARE_CALL_RE = re.compile(r"(?:[Ee]quals?|[Cc]ompare|[Ee]q)\w*\s*\(")
+_COMPARED_RE = re.compile(COMPARE_CALL_RE.pattern + r"|[!=]==?")
 _ALWAYS_RE = re.compile(r"\bassert\w*\b.*(?:\bor\s+True\b|\|\|\s*true\b)")
 
 

@@ -26,7 +26,7 @@ from relay.review.content_kinds import reading_path
 from relay.review.file_subjects import subject
 from relay.review.check_slips import says_default
 from relay.review.comment_samples import sample_in_comment
-from relay.review.code_reading import ASSERT_WORDS, CASE_RE, PARAM_RE, ROW_RE
+from relay.review.code_reading import ASSERT_WORDS, CASE_RE, COMPARE_CALL_RE, PARAM_RE, ROW_RE
 from relay.review.line_shapes import READ_LINES, Screen, comment_only, comment_prefixes
 from relay.review.path_kinds import (  # the path half (split in round 23), still named here for its readers
     BUILD_GLOBS, CI_GLOBS, CODE_EXTS, FileKind, HOOK_GLOBS, IGNORE_FILES, KIND_ORDER, SECRET_GLOBS, SECRET_TEMPLATES, basename,
@@ -151,9 +151,6 @@ _REGISTRATION_RE = re.compile(r"^\s*(?:(?://+|#+|--|;+)\s*)?(?:tcase_add_\w*test
                               r".*\b(?:void|def|func|fn)\s+(?:x|_+|disabled_?|skip_?|DISABLED_)?test\w*\s*\(")
 
 
-_COMPARE_CALL_RE = re.compile(r"(?:[Ee]quals?|[Cc]ompare)\w*\s*\(")
-
-
 def _keep_test_signals(line: str) -> bool:
     # Assertions, skip markers, case starts and table rows: what counting cases needs; a line naming an advisory or attack,
     # or a case named for one (a security regression test, see relay.review.risk); a download run (relay.review.fetched_code).
@@ -163,7 +160,7 @@ def _keep_test_signals(line: str) -> bool:
         or (head in "([{p" and bool(head) and ROW_RE.match(line) is not None)
         or advisory_words(line) is not None
         or attack_test_name(line) is not None
-        or ("(" in line and _COMPARE_CALL_RE.search(line) is not None)  # a check made vacuous (round 117, blind 380's barcode test)
+        or ("(" in line and COMPARE_CALL_RE.search(line) is not None)  # a check made vacuous (round 117, blind 380's barcode test)
     )
 
 
