@@ -67,20 +67,20 @@ __all__ = ["SCREENS", "judged", "judgements", "secret_default_pair"]
 _SHOWN = 60
 
 # ----- randomness: where the values come from
-_STRONG_RE = re.compile(
-    r"\bsecrets\.\w+|\bos\.urandom\b|\bSystemRandom\b|[\"']crypto/rand[\"']|\bcrypto\.(?:randomBytes|getRandomValues|randomUUID|randomInt)\b|"
+_STRONG_RE = re.compile(r"\bsecrets\.\w+|\bos\.urandom\b|\bSystemRandom\b|[\"']crypto/rand[\"']|\bcrypto\.(?:randomBytes|getRandomValues|randomUUID|randomInt)\b|"
     r"\brandomBytes\b|\bgetRandomValues\b|\bSecureRandom\b|\bRandomNumberGenerator\b|\brandom_bytes\s*\(|\brandom_int\s*\(|"
     r"\bopenssl_random_pseudo_bytes\b|\bstrong_rand_bytes\b|\bOsRng\b|\bgetrandom\b|\bthread_rng\b|\bSecRandomCopyBytes\b|"
-    r"\barc4random\w*|\bRandom\.secure\b|\bcrypto_random\w*|\bRAND_bytes\b|\brandom(?:Private|Secret)Key\s*\(")  # round 87: noble's key generator
+    r"\barc4random\w*|\bRandom\.secure\b|\bcrypto_random\w*|\bRAND_bytes\b|\brandom(?:Private|Secret)Key\s*\(|"  # round 87: noble's key generator
+    r"\buuid\.New(?:Random|V4)?\s*\(|\buuid4\s*\(|\bUUID\.randomUUID\b")  # round 118b: go-sessions' ``uuid.NewRandom()`` → ``rand.Int()``
 _WEAK_RE = re.compile(
     r"(?<![\w.])random\.(?:random|randint|randrange|choice|choices|getrandbits|randbytes|sample|Random)\b|\bMath\.random\b|"
     r"[\"']math/rand(?:/v2)?[\"']|\bnew\s+Random\s*\(|\bjava\.util\.Random\b|(?<![\w.:$>])rand\s*\(|\bmt_rand\b|\bRandom\.(?:rand|new)\b|"
     r"\bKernel\.rand\b|:rand\.\w+|\bseed_from_u64\b|\bSmallRng\b|\bfastrand\b|\bsrand\b|\brand\.New\s*\(|\bRandom\.Shared\b|"
-    r"\b__import__\(\s*['\"]random['\"]\s*\)")  # round 59 (blind 84's pyotp): the module reached without an import line
+    r"\b__import__\(\s*['\"]random['\"]\s*\)|\brand\.(?:Intn?|Int31n?|Int63n?|Uint32|Uint64|Float32|Float64)\((?!\s*rand\.Reader)")  # rounds 59, 118b
 # What a weak source is fine for: retries, shuffling, sampling, tests' data; one in a line kept re-bulleted is no edit's (blind 141).
 _HARMLESS_RANDOM_RE = re.compile(r"(?i)jitter|shuffle|backoff|delay|sleep|sample|color|colour|retry|benchmark|fuzz|seed\b")
 # Every strong source of randomness named holds one of these: most lines hold none (the pattern: ~80 us a long line).
-_STRONG = Screen(("secrets.", "random", "crypto/rand", "rand_bytes", "osrng", "thread_rng"), _STRONG_RE)
+_STRONG = Screen(("secrets.", "random", "crypto/rand", "rand_bytes", "osrng", "thread_rng", "uuid"), _STRONG_RE)
 
 
 def _similar(a: str, b: str) -> bool:

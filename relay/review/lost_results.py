@@ -179,12 +179,16 @@ _CLEARED_RE = re.compile(r"^\s*(?P<name>err\w*)\s*=\s*nil\s*;?\s*$")
 _RETHROW_RE = re.compile(r"^\s*if\s*\(?\s*!*\s*(?P<name>err\w*|error|e|ex)\b[^{}]*?\)?\s*\{?\s*(?:throw|return)\s+(?:\w+\()?(?P=name)\b[^{}]*\}?\s*;?\s*$")
 
 
+_ONE_ERROR_RE = re.compile(r"\bif\b.*(?:==|errors\.Is\(|\bIs\w+\()")  # ``if err == io.EOF {``: one error let go, by name
+
+
 def _error_cleared(added: Sequence[str], removed: Sequence[str]) -> str | None:
-    gone = [line for line in removed[:_MOST] if len(line) <= _LONGEST and _HANDED_ON_RE.match(line)]
+    written = {line.strip() for line in added[:_MOST]}
+    gone = [line for line in removed[:_MOST] if len(line) <= _LONGEST and _HANDED_ON_RE.match(line) and line.strip() not in written]
     if not gone:
         return None
-    for line in added[:_MOST]:
-        if (m := _CLEARED_RE.match(line)) is not None and not any(
+    for i, line in enumerate(added[:_MOST]):
+        if (m := _CLEARED_RE.match(line)) is not None and not (i and _ONE_ERROR_RE.search(added[i - 1])) and not any(
                 re.search(rf"^\s*return\b.*\b{m.group('name')}\b", other) for other in added[:_MOST]):
             return f"clears the error where the code returned it (what failed goes on as if it had not): {gone[0].strip()} → {line.strip()}"
     return None
@@ -205,7 +209,8 @@ def lost_result(added: Sequence[str], removed: Sequence[str]) -> str | None:
     if not removed:
         return None
     if not added:
-        return _skip_dropped(added, removed) or _rethrow_dropped(removed, added)  # deleted alone (the others read what replaced a line)
+        # deleted alone (the others read what replaced a line); a rethrow only in a small deletion, not a function's whole
+        return _skip_dropped(added, removed) or (_rethrow_dropped(removed, added) if len(removed) <= 3 else None)
     for read in (_verdict_blanked, _catch_emptied, _defaults_bypassed, _skip_dropped, _error_cleared, lambda a, r: _rethrow_dropped(r, a)):
         if found := read(added, removed):
             return found

@@ -119,7 +119,7 @@ def quoted_turns(assessed: Sequence[FileChange], quiet: frozenset[str] = frozens
         if c.risk == "low" and file_kind(c.path) == "data" and c.path not in quiet and (bound := bound_loosened(c, asked) or danger_line(c)):
             found[c.path] = bound
             continue
-        if c.risk == "low" and file_kind(c.path) == "docs" and c.path not in quiet and (sample := sample_turned(c) or page_line(c)):
+        if c.risk == "low" and file_kind(c.path) == "docs" and c.path not in quiet and (sample := page_line(c)):
             found[c.path] = sample
             continue
         if c.risk != "low" or file_kind(c.path) not in _CODE_KINDS:
@@ -312,15 +312,17 @@ _SITE_CODE = (".js", ".mjs", ".cjs", ".css", ".scss", ".less", ".map")
 
 
 def page_line(c: FileChange) -> str | None:
-    """A docs page's new line that teaches a danger by its words (relay.review.page_dangers, round 111); release notes
-    tell what changed in its words and are not read."""
+    """A docs page's new line that teaches a danger by its words (relay.review.page_dangers, round 111), else a sample's
+    line turned in place, else a sample's bound loosened; release notes tell what changed in its words and are not read."""
     name = c.path.rsplit("/", 1)[-1].lower()
     if is_release_notes(c.path) or name.endswith(_SITE_CODE):
         return None  # release notes, and a docs site's own scripts and styles (version-selector.js, searchtools.js)
     added, removed = sample_lines(c.added_lines), sample_lines(c.removed_lines)
     # a sample's bound loosened far, read as a data file's is (``minEntropyBits = 60`` → ``20``): a number alone turned in a
     # sample is an example's value, a bound-named one lowered is what readers copy (one of the 220, none of ordinary history)
-    return page_danger(c.added_lines, c.removed_lines) or (
+    # A danger line is said before a sample's turned line (round 118b, held-out 407's Telethon page: a client given a literal
+    # api_hash stood behind a log format's turn, named by it).
+    return page_danger(c.added_lines, c.removed_lines) or sample_turned(c) or (
         bound_loosened(replace(c, added_lines=added, removed_lines=removed)) if added and removed else None)
 
 
@@ -331,7 +333,8 @@ def page_line(c: FileChange) -> str | None:
 # database's ``.Exec()`` read as request input (code's own calls are the pattern readers'). Of the 244 blind first runs of
 # sessions 48–52 left low (cached diffs), it raises four: three data files and openapi-core's code line.
 _CODE_DANGERS = frozenset({"shell", "every_address", "protection_off", "world_writable", "key_readable", "weak", "literal_secret",
-                           "logged_secret", "moving_script", "cwd_path", "everyone", "host_root", "extra_index", "default_allow", "exec_stack"})
+                           "logged_secret", "moving_script", "cwd_path", "everyone", "host_root", "extra_index", "default_allow", "exec_stack", "env_code",
+                           "sandbox_exec"})
 
 
 _CREDENTIAL_STORE = re.compile(r"(?:^|[\s/'\"=~])\.(?:ssh|gnupg|aws|netrc|pgpass|kube|git-credentials|docker/config\.json)(?![\w.-])|\bid_(?:rsa|ed25519|ecdsa|dsa)\b")
@@ -384,6 +387,11 @@ def danger_line(c: FileChange) -> str | None:
     return page_danger(added, removed, _CODE_DANGERS, where="a code line", names=False)
 
 
+# A count of tries a login or a check allows is a bound by its name alone (round 118b, held-out 410's shadow login.defs:
+# ``LOGIN_RETRIES 5`` → ``500``, a password guessed at leisure).
+_TRIES = re.compile(r"(?i)retr(?:y|ies)|attempts|tries")
+
+
 def bound_loosened(c: FileChange, asked: frozenset[str] = frozenset()) -> str | None:
     """"turns: A → B" for a data file's one bound-named value loosened far (above); None otherwise."""
     pairs = [(old, new, turn) for old, new, turn in turned_pairs(c.path, c.added_lines, c.removed_lines)
@@ -391,10 +399,10 @@ def bound_loosened(c: FileChange, asked: frozenset[str] = frozenset()) -> str | 
     loose = []
     for old, new, turn in pairs:
         a, b = _FIRST_NUMBER.search(old), _FIRST_NUMBER.search(new)
-        if turn < _BOUND_TURN or a is None or b is None:
+        if turn < _BOUND_TURN - bool(_TRIES.search(new)) or a is None or b is None:  # a tries-named value has no max word to score
             continue
         x, y = float(a.group()), float(b.group())
-        if (y < x and _LOWER.search(new)) or (x > 0 and y >= _FAR * x and _UPPER.search(new)):
+        if (y < x and _LOWER.search(new)) or (x > 0 and y >= _FAR * x and (_UPPER.search(new) or _TRIES.search(new))):
             loose.append((old, new))
     if len(loose) != 1 or len(pairs) > _SWEEP:
         return None  # none, or values retuned all over the file: the work itself

