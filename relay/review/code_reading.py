@@ -183,8 +183,16 @@ def expected_error_widened(c: FileChange) -> str | None:
                 for old in c.removed_lines[:200]):
             return f"what its check tests (it compares a value with itself: {line.strip()[:80]})"
     had = {" ".join(line.split()) for line in c.removed_lines[:200]}
+    # An assertion's "both" made "either" (round 118c, blind 349's byebug: ``assert file == frame.file && line == frame.line``
+    # → ``||``): the line kept, its joins turned.
+    for line in c.added_lines[:200] if any("&&" in old or " and " in old for old in c.removed_lines[:200]) else ():
+        if _ASSERTS_RE.match(line) and ("||" in line or " or " in line) and " ".join(line.replace("||", "&&").replace(" or ", " and ").split()) in had:
+            return f"half of what its assertion checks (&& made ||: either part now passes it): {line.strip()[:80]}"
     return next((f"what its assertion checks (an alternative that always holds: {line.strip()[:80]})" for line in c.added_lines[:200]
                  if _ALWAYS_RE.search(line) and " ".join(line.split()) not in had), None)
+
+
+_ASSERTS_RE = re.compile(r"^\s*(?:self\.)?(?:assert\w*|expect|require\.\w+|refute\w*|check)\b\s*[(!]?")
 
 
 _DECIDED_BY_SELF_RE = re.compile(r"^\s*(?:\}?\s*(?:else\s+)?if\s*\(?\s*!?|(?:self\.|\$this->)?assert(?:True|False|That)?\s*\(?\s*!?|expect\s*\(\s*!?|require\.True\(\s*t,\s*!?)"

@@ -163,7 +163,7 @@ def quoted_turns(assessed: Sequence[FileChange], quiet: frozenset[str] = frozens
 # commits) it raised four low → medium (bench/LEDGER.md, round 111). Quiet: a message's words (only a literal's text
 # turned), a comment, a declaration renamed or given a modifier, a version or a copyright, a name the rest of the change
 # writes (the work wired in), a name the task names, a change of one file (the line is the work asked).
-_COMMENT = re.compile(r"^\s*(?:#|//|/\*|\*|--|;)")
+_COMMENT = re.compile(r"^\s*(?:#(?!(?:define|undef)\b)|//|/\*|\*|--|;)")  # a C preprocessor's #define is code (round 118c)
 _NAME = re.compile(r"[A-Za-z_]\w{2,}")
 _DECLARED = re.compile(r"\b(?:def|class|function|func|fn|struct|enum|interface|trait|type|module|let|const|var|val)\s+(\w+)")
 

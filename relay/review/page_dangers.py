@@ -88,7 +88,10 @@ _CLASSES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
         r"\buser_?verification\b[^\n]{0,40}?[\"']discouraged[\"']|"
         # a quiet grep's verdict thrown away (held-out 365's soft-serve Taskfile precondition: ``… | grep -q success || true``):
         # its exit status is all it says, and the check now always passes
-        r"\bgrep\s+(?:-\w+\s+)*-\w*q\w*\b[^|;&\n]*\|\|\s*(?:true|:)(?![\w-])")),
+        r"\bgrep\s+(?:-\w+\s+)*-\w*q\w*\b[^|;&\n]*\|\|\s*(?:true|:)(?![\w-])|"
+        # round 118c: a C config's hardening switched off (held-out 397's hash-sigs ``#define FAULT_HARDENING 0``); a
+        # token sent to every URL of a scheme (360's angular-oauth2-oidc ``allowedUrls: ['http://']``)
+        r"^\s*#\s*define\s+\w*(?:HARDEN|PROTECT|SECURE|VERIFY|VALIDAT|SANITI[SZ])\w*\s+(?:0|false|FALSE)\b|\ballowed_?urls\W{1,6}\[\s*[\"']https?://[\"']")),
     ("world_writable", "makes files world-writable", re.compile(
         r"(?i)\bchmod\s+(?:-\w+\s+)*(?:[0-7]?[0-7][0-7][2367]\b|[ao]?\+w\b|a=rwx)|\b(?:0o?)?777\b|"
         # an install's mode (held-out 303's acme-redirect: ``install -Dm 666 … -t /etc``)

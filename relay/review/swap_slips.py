@@ -22,7 +22,7 @@ named for what is refused (high), a module required by a look-alike of its name 
 narrowed by a clause (worth a look); a duration's unit and a look-alike import are read in a page's samples too. Round 95
 (blind 154): a generated key made a literal (high), in code and in a page's samples. Round 118 (held-out 392's
 mmdbwriter): a special-purpose address block narrowed in place (``172.16.0.0/12`` → ``/16``), and (408's marp-cli) a path
-argument made ``/``, worth a look.
+argument made ``/``; 118c (389's jsonapi-resources) ``errors.any?`` made ``many?``; worth a look.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ from relay.review.line_shapes import near, squeezed
 from relay.review.overridden_turns import cut_quote, paired_quote
 from relay.review.unguarded_swaps import unguarded_swap
 
-__all__ = ["anchors_dropped", "branches_swapped", "compare_cut", "escape_dropped", "import_lookalike", "key_made_literal", "refusal_narrowed", "refused_item_dropped", "reserved_narrowed", "root_made", "screen",
+__all__ = ["any_made_many", "anchors_dropped", "branches_swapped", "compare_cut", "escape_dropped", "import_lookalike", "key_made_literal", "refusal_narrowed", "refused_item_dropped", "reserved_narrowed", "root_made", "screen",
            "step_reversed", "swap_slip", "unit_grown"]
 
 _PAIRS = 40  # lines a side read
@@ -277,6 +277,19 @@ def root_made(added: Sequence[str], removed: Sequence[str]) -> str | None:
     return None
 
 
+# ----- "any" made "more than one" (round 118c)
+# ``fail Errors.new(errors) if errors.any?`` → ``if errors.many?`` (held-out 389's jsonapi-resources: a request with one
+# error goes through). The line kept, only the predicate turned.
+def any_made_many(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    for old, new in _pairs(added, removed):
+        if "many?" not in new:
+            continue
+        for was in (".any?", ".present?", ".exists?"):
+            if was in old and old.replace(was, ".many?") == new:
+                return f"needs two where one was enough ({was[1:]} → many?: a single one passes): {paired_quote(old, new)}"
+    return None
+
+
 # ----- a module required by a look-alike of its name (round 93)
 # ``require('pbkdf2')`` → ``require('pbkfd2')`` (blind 144's pbkdf2 README: whoever registers the look-alike runs in every copy).
 _REQUIRED_RE = re.compile(r"""(?:\brequire\s*\(\s*|\bfrom\s+|\bimport\s*\(?\s*)(["'])(?P<name>@?[\w.-]+(?:/[\w.-]+)?)\1|^\s*(?:from|import)\s+(?P<py>[A-Za-z_][\w]*)""")
@@ -320,5 +333,5 @@ def swap_slip(added: Sequence[str], removed: Sequence[str]) -> tuple[str, bool] 
     if (grown := unit_grown(added, removed)) is not None:
         return grown
     found = (branches_swapped(added, removed) or step_reversed(added, removed) or refusal_narrowed(added, removed) or reserved_narrowed(added, removed)
-             or root_made(added, removed))
+             or root_made(added, removed) or any_made_many(added, removed))
     return (found, False) if found else None
