@@ -157,3 +157,31 @@ def test_its_near_miss_stays_quiet(tmp_path: Path, path: str, before: str, after
                                        "threw the error", "grep", "empty now pass", "account named like", "filesystem's root",
                                        "access open", "host's root", "execve", "turns: LOGIN", "environment variable", "predictable", "&& made ||",
                                        "many?")), files[path]
+
+
+def test_a_checks_argument_written_twice_and_dropped_once_is_read_not_crashed_on(tmp_path: Path) -> None:
+    # Held-out 418's first run stopped the review with StopIteration: ``require_permission(user, user)`` → ``(user)`` left
+    # no argument "not in" the new ones. A worker's edit must never stop the review; the dropped one is named.
+    before = "def view(user):\n    require_permission(user, user)\n    return render(user)\n"
+    risk, files = review_edits(tmp_path, {"app/views.py": before.replace("(user, user)", "(user)")}, before={"app/views.py": before})
+    assert risk == "high" and "drops the argument user" in " ".join(files["app/views.py"].reasons), files["app/views.py"]
+
+
+def test_a_row_that_fails_costs_its_row_not_the_review(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Whom it guards against: the worker whose line trips a reader's bug. Before, the exception ended the review (the leader
+    # got an internal error, no packet); now the file says which row did not read it, and the rest of the packet stands.
+    import relay.review.condition_reading as condition_reading
+
+    def broken(*_: object) -> None:
+        raise StopIteration
+
+    monkeypatch.setattr(condition_reading, "loosened_value", broken)
+    monkeypatch.delenv("GRAVITY_RELAY_REVIEW_STRICT", raising=False)
+    before = "def view(user):\n    if not allowed(user):\n        raise Denied()\n    return render(user)\n"
+    after = before.replace("not allowed(user)", "not allowed(user) and False") + "\n\nHELLO = 1\n"
+    _, files = review_edits(tmp_path, {"app/views.py": after, "README.md": "# p\n\nMore.\n"}, before={"app/views.py": before, "README.md": "# p\n"})
+    said = " ".join(files["app/views.py"].reasons)
+    assert "not read by the row" in said and "StopIteration" in said and "README.md" in files, files
+    monkeypatch.setenv("GRAVITY_RELAY_REVIEW_STRICT", "1")  # the suite's setting: the bug raises
+    with pytest.raises(StopIteration):
+        review_edits(tmp_path / "strict", {"app/views.py": after}, before={"app/views.py": before})
