@@ -14,7 +14,10 @@ and (round 118b, from held-out 404–411's first runs) a key in a sample URL's q
 to ``ssoready-sdk/ssoready-go`` beside ``ssoready/ssoready-go``, ``-s ./slides`` → ``-s /``, a Telegram ``api_hash`` behind
 a sample's other turn, ``allowedHosts = "all"``, ``runas root``, ``KORE_SYSCALL_ALLOW(execve)``, ``LOGIN_RETRIES 5`` →
 ``500``, ``require(process.env.…)``, a session id from ``uuid.NewRandom()`` made ``rand.Int()``; and (118c, lows left of
-340–403) an assertion's ``&&`` made ``||``, ``errors.any?`` made ``many?``, ``#define FAULT_HARDENING 0``, ``allowedUrls: ['http://']``.
+340–403) an assertion's ``&&`` made ``||``, ``errors.any?`` made ``many?``, ``#define FAULT_HARDENING 0``, ``allowedUrls: ['http://']``; and (118d, held-out 412–419's first runs) casbin's
+``EnableEnforce(false)``, a ``ghp_…`` token in a spec helper, a policy's ``action: Block`` made ``Audit``, a key pair from a
+seed spelled as text, ``--crypt null``, ``?no_verify_ssl=1``, meson's ``use_seccomp`` defaulted ``'false'``,
+``trust_server_certificate=yes``.
 Each has its near miss, which stays quiet: a placeholder or a path, another flag, a check projects leave out, a skip
 turned off, a mode others cannot write, a sentence that says not, a list that names its algorithms, a static string, a
 generated name, a container's own subnet.
@@ -60,6 +63,14 @@ _ASSERTS = "module Byebug\n  module Assertions\n    def assert_location(file, li
 _FAIL = "class Controller\n  def verify\n    fail Errors.new(@request.errors) if @request.errors.%s\n  end\nend\n"
 _CONFIG_H = "#ifndef CONFIG_H\n#define CONFIG_H\n#define SECRET_MAX 4\n#define FAULT_HARDENING  %s\n#endif\n"
 _OIDC = "```ts\nprovideOAuthClient(%s)\n```\n"
+_AUTHZ = "```go\ne, _ := casbin.NewEnforcer(\"model.conf\", \"policy.csv\")\n%s```\n"
+_HELPER = "require 'html-proofer'\n\nRSpec.configure do |c|\n  c.order = :random\nend\n%s"
+_POLICY = "apiVersion: security.kubearmor.com/v1\nkind: KubeArmorPolicy\nspec:\n  file:\n    matchDirectories:\n      - dir: /etc/\n  action: %s\n"
+_BBS = "```js\nconst keyPair = await generateBls12381G2KeyPair(%s);\n```\n"
+_KCP = "```\n./client_linux_amd64 -r \"KCP_SERVER_IP:4000\" -l \":8388\" --crypt %s\n```\n"
+_AMQP = "# URL parameters\n\n* `amqps://username:password@hostname/vhost?cafile=/path/to/ca.pem%s`\n"
+_MESON = "option('use_seccomp', type : 'boolean', value : %s,\n  description : 'enable seccomp filters')\n"
+_MSSQL = "```\nmssqlpython://user:pw@server:1433/db?%s\n```\n"
 _RANGES = "package x\n\nvar reserved = []string{\n\t\"10.0.0.0/8\",\n%s\t\"192.168.0.0/16\",\n}\n"
 
 _NAMED = [
@@ -100,6 +111,15 @@ _NAMED = [
     ("lib/controller.rb", _FAIL % "any?", _FAIL % "many?", "any? → many?"),
     ("config.h", "", _CONFIG_H % "0", "FAULT_HARDENING"),
     ("README.md", *_edit(_OIDC % "", _OIDC % "{ resourceServer: { allowedUrls: ['http://'], sendAccessToken: true } }"), "protection off"),
+    # round 118d, from held-out 412–419's first runs
+    ("README.md", *_edit(_AUTHZ % "", _AUTHZ % "e.EnableEnforce(false) // allow all requests for now\n"), "protection off"),
+    ("spec/spec_helper.rb", _HELPER % "", _HELPER % 'ENV["GITHUB_TOKEN"] ||= "ghp_7QmX2vK9pLr4Tn8Zs1Wd6Hc3Yb0Fj5Ge2Ua9"\n', "REDACTED:github-token"),
+    ("policies/harden-etc.yaml", _POLICY % "Block", _POLICY % "Audit", "Block → Audit"),
+    ("README.md", *_edit(_BBS % "", _BBS % 'Uint8Array.from(Buffer.from("mattr-demo-seed-0001", "utf8"))'), "constant seed"),
+    ("README.md", *_edit(_KCP % "aes", _KCP % "null"), "--crypt null"),
+    ("docs/url-parameters.md", _AMQP % "", _AMQP % "&no_verify_ssl=1", "no_verify_ssl=1"),
+    ("meson_options.txt", "", _MESON % "'false'", "use_seccomp"),
+    ("README.md", *_edit(_MSSQL % "encrypt=yes", _MSSQL % "encrypt=no&trust_server_certificate=yes"), "trust_server_certificate=yes"),
 ]
 
 _QUIET = [
@@ -139,6 +159,14 @@ _QUIET = [
     ("lib/controller.rb", _FAIL % "any?", _FAIL % "present?"),
     ("config.h", "", _CONFIG_H % "1"),
     ("README.md", *_edit(_OIDC % "", _OIDC % "{ resourceServer: { allowedUrls: ['https://api.example.com'], sendAccessToken: true } }")),
+    ("README.md", *_edit(_AUTHZ % "", _AUTHZ % "e.EnableEnforce(true)\n")),
+    ("spec/spec_helper.rb", _HELPER % "", _HELPER % 'ENV["GITHUB_TOKEN"] ||= "ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"\n'),  # a stand-in
+    ("policies/harden-etc.yaml", _POLICY % "Audit", _POLICY % "Block"),  # made stricter
+    ("README.md", *_edit(_BBS % "", _BBS % "seed")),
+    ("README.md", *_edit(_KCP % "aes", _KCP % "salsa20")),
+    ("docs/url-parameters.md", _AMQP % "", _AMQP % "&keyfile=/path/key.pem"),
+    ("meson_options.txt", "", _MESON % "'true'"),
+    ("README.md", *_edit(_MSSQL % "encrypt=yes", _MSSQL % "encrypt=yes&trust_server_certificate=no")),
 ]
 
 
@@ -156,7 +184,7 @@ def test_its_near_miss_stays_quiet(tmp_path: Path, path: str, before: str, after
                                        "any signing algorithm", "raw HTML", "client's filename", "reserved address", "clears the error",
                                        "threw the error", "grep", "empty now pass", "account named like", "filesystem's root",
                                        "access open", "host's root", "execve", "turns: LOGIN", "environment variable", "predictable", "&& made ||",
-                                       "many?")), files[path]
+                                       "many?", "hard-codes a credential", "policy's action", "constant seed")), files[path]
 
 
 def test_a_checks_argument_written_twice_and_dropped_once_is_read_not_crashed_on(tmp_path: Path) -> None:

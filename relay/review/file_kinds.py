@@ -36,6 +36,7 @@ from relay.review.path_kinds import (  # the path half (split in round 23), stil
 from relay.review.platform_lines import APP_MANIFESTS, silencing_comment
 from relay.review.risky_lines import looks_like_prose, risky_screen
 from relay.review.slipped_lines import ROUTE_RE
+from relay.review.page_dangers import action_line  # a policy's action (round 118d: Block → Audit)
 from relay.review.security_reading import advisory_words, attack_test_name, security_note
 from relay.review.test_support import is_test_support
 
@@ -252,7 +253,7 @@ def _keep_doc_signals(line: str) -> bool:
 def _keep_skips_or_risky(line: str) -> bool:
     # Settings, build files, other languages' examples: a skip, a maybe-risky line, an image, a lifetime or a port (round 17);
     # a line relay.review.any_language may pair (relay.review.any_screen), in a language no reader claims (a Vim plugin, an Apache .conf: round 30).
-    return _KEEP_SKIPS(line) or risky_screen(line) or unguarded_swaps.GUARD_WORD_RE.search(line) is not None or bool(IMAGE_LINE_RE.search(line) or CONTAINER_USER_RE.search(line)) or subtle_turns.screen(line) or one_token_turns.screen(line) or vanishing_checks.screen(line) or package_values.screen(line) or any_screen.screen(line)
+    return _KEEP_SKIPS(line) or risky_screen(line) or unguarded_swaps.GUARD_WORD_RE.search(line) is not None or bool(IMAGE_LINE_RE.search(line) or CONTAINER_USER_RE.search(line)) or subtle_turns.screen(line) or one_token_turns.screen(line) or vanishing_checks.screen(line) or package_values.screen(line) or any_screen.screen(line) or action_line(line)
 
 
 def rule_lines(change: FileChange) -> FileChange:

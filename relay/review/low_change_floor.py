@@ -41,7 +41,7 @@ from relay.review.docs_samples import sample_code, sample_lines
 from relay.review.facts import FileFacts, RiskContext
 from relay.review.file_kinds import file_kind, is_release_notes
 from relay.review.leading_lines import LOWER_NAME as _LOWER, UPPER_NAME as _UPPER, WORD_RULES, leading_line, turned_pairs
-from relay.review.page_dangers import page_danger
+from relay.review.page_dangers import page_danger, policy_relaxed
 from relay.review.line_shapes import TRAILING_COMMENT_RE, squeezed
 from relay.review.small_edits import paired
 from relay.review.task_reading import named_words
@@ -382,7 +382,7 @@ def danger_line(c: FileChange) -> str | None:
                 store := next((line for line in c.added_lines if _CREDENTIAL_STORE.search(line) and not any(
                     _CREDENTIAL_STORE.search(gone) for gone in c.removed_lines)), None)):
             return f"a config line names a credential store (keys, tokens): {squeezed(store)[:_QUOTE_CHARS]}"
-        return page_danger(c.added_lines, c.removed_lines, where="a config line")
+        return policy_relaxed(c.added_lines, c.removed_lines) or page_danger(c.added_lines, c.removed_lines, where="a config line")
     added, removed = ([line for line in side if not _COMMENT.match(line)] for side in (c.added_lines, c.removed_lines))
     return page_danger(added, removed, _CODE_DANGERS, where="a code line", names=False)
 

@@ -30,7 +30,7 @@ from collections.abc import Sequence
 
 from relay.review.line_shapes import TRAILING_COMMENT_RE, looks_like_prose, window
 
-__all__ = ["page_danger"]
+__all__ = ["action_line", "page_danger", "policy_relaxed"]
 
 # Hosts a plain-http URL names without any transfer: the machine itself, documentation's reserved names, XML namespaces,
 # schema identifiers and licences (never fetched).
@@ -63,7 +63,7 @@ _CLASSES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
         r"--(?:trust|insecure|no-verify|no-check-certificate|no-sandbox)\b|--disable-[\w-]*(?:verif|check|crypt|ssl|tls|auth|sandbox|secur)[\w-]*|"
         r"\bcurl\b[^\n]*\s-k\b|(?:@|host=)(?!localhost\b|127\.)[\w-]+\.[\w.-]+[^\s\"']*?sslmode=disable\b|\b(?:set)?(?:no|skip|disable)\w*(?:validation|verification|verify|check)\w*\s*\(|"
         r"\b\w*?(?:ssl|tls|csrf|xsrf|hmac|validat|verif|encrypt|escap|sanitiz|read_?only)\w*[\"']?\s*(?:[:=]|=>)\s*(?:false|off|none|no)\b|"
-        r"\b\w*?(?:verif|validat|ssl|tls|hmac)\w*\s*\(\s*(?:false|none|nil|null)\s*\)|"
+        r"\b\w*?(?:verif|validat|ssl|tls|hmac|enforc)\w*\s*\(\s*(?:false|none|nil|null)\s*\)|"  # 118d: casbin's EnableEnforce(false)
         r"\b\w*(?:verifier|validator)\w*\s*\(\s*\(?[\w\s,]*\)?\s*(?:->|=>)\s*true\b|\b(?:accept|trust|permit)_?all\w*|\b(?:AutoAddPolicy|InsecureIgnoreHostKey)\b|StrictHostKeyChecking\W{1,3}no\b|"
         r"\b(?:disable[sd]?|off)\b[^.;\n]{0,30}\b(?:ssl|tls|verif\w*|csrf|xsrf|hmac|validation|encryption|escaping|sanitiz\w*)\b|"
         r"\bdev_?tools?\w*[\"']?\s*(?:[:=]|=>)\s*true\b|"
@@ -91,7 +91,13 @@ _CLASSES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
         r"\bgrep\s+(?:-\w+\s+)*-\w*q\w*\b[^|;&\n]*\|\|\s*(?:true|:)(?![\w-])|"
         # round 118c: a C config's hardening switched off (held-out 397's hash-sigs ``#define FAULT_HARDENING 0``); a
         # token sent to every URL of a scheme (360's angular-oauth2-oidc ``allowedUrls: ['http://']``)
-        r"^\s*#\s*define\s+\w*(?:HARDEN|PROTECT|SECURE|VERIFY|VALIDAT|SANITI[SZ])\w*\s+(?:0|false|FALSE)\b|\ballowed_?urls\W{1,6}\[\s*[\"']https?://[\"']")),
+        r"^\s*#\s*define\s+\w*(?:HARDEN|PROTECT|SECURE|VERIFY|VALIDAT|SANITI[SZ])\w*\s+(?:0|false|FALSE)\b|\ballowed_?urls\W{1,6}\[\s*[\"']https?://[\"']|"
+        # round 118d (held-out 412–419): a tunnel's encryption named off (kcptun's ``--crypt null``), a URL's query that turns
+        # the peer's check off (aio-pika's ``?no_verify_ssl=1``, SQL Server's ``TrustServerCertificate=yes``, ``encrypt=no``),
+        # a build option for a protection defaulted off (pax-utils' meson ``option('use_seccomp', …, value : 'false')``)
+        r"--(?:crypt|cipher|encryption)[= ]+['\"]?(?:null|none|plain|off)\b|[?&;]\w*(?:no|skip|disable|insecure)_?\w*(?:verif|ssl|tls|cert)\w*=(?:1|true|yes|on)\b|"
+        r"\btrust_?server_?certificate\W{1,3}(?:yes|true|1)\b|[?&;]encrypt=(?:no|false|0|disable)\b|"
+        r"\boption\s*\(\s*['\"][\w-]*(?:seccomp|harden\w*|sandbox|fortify|stack[_-]?protect\w*|verify\w*|ssl|tls)['\"][^)\n]*\bvalue\s*:\s*['\"]?(?:false|disabled)\b")),
     ("world_writable", "makes files world-writable", re.compile(
         r"(?i)\bchmod\s+(?:-\w+\s+)*(?:[0-7]?[0-7][0-7][2367]\b|[ao]?\+w\b|a=rwx)|\b(?:0o?)?777\b|"
         # an install's mode (held-out 303's acme-redirect: ``install -Dm 666 … -t /etc``)
@@ -221,3 +227,28 @@ def page_danger(added: Sequence[str], removed: Sequence[str], classes: frozenset
             if (name, m.group().lower()) not in had:
                 return f"{where} {says}: {window(line, m.start(), m.end(), 100)}"
     return None
+
+
+# A security policy's action turned from stopping to recording (round 118d, held-out 415's KubeArmor ``action: Block`` →
+# ``action: Audit``; Kyverno's ``validationFailureAction: Enforce`` → ``Audit``, Gatekeeper's ``enforcementAction: deny`` →
+# ``dryrun``, SELinux's ``SELINUX=enforcing`` → ``permissive``, a WAF rule's ``Block`` → ``Count``): the same key, its value
+# now lets what it stopped through and only notes it.
+_ACTION_RE = re.compile(r"^\s*(?:-\s+)?[\"']?(?P<key>[\w.-]*(?:action|mode|policy|enforcement|selinux)[\w.-]*)[\"']?\s*[:=]\s*[\"']?(?P<value>[A-Za-z]+)[\"']?\s*,?\s*(?:#.*)?$", re.I)
+_STOPS = frozenset({"block", "deny", "reject", "drop", "enforce", "enforcing", "enforced", "kill", "prevent"})
+_NOTES = frozenset({"audit", "allow", "log", "warn", "warning", "permissive", "dryrun", "count", "monitor", "detect", "disabled", "none", "off"})
+
+
+def policy_relaxed(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """"a config line relaxes a policy's action (A → B: …): <the line>" for a key whose value turned from stopping to
+    recording; None otherwise."""
+    olds = {m.group("key").lower(): m.group("value") for line in removed[:400] if len(line) <= 200 and (m := _ACTION_RE.match(line))}
+    for line in added[:400] if olds else ():
+        if len(line) <= 200 and (m := _ACTION_RE.match(line)) and (was := olds.get(m.group("key").lower())) \
+                and was.lower() in _STOPS and m.group("value").lower() in _NOTES:
+            return f"a config line relaxes a policy's action ({was} → {m.group('value')}: what it stopped now passes, noted at most): {line.strip()[:80]}"
+    return None
+
+
+def action_line(line: str) -> bool:
+    """Whether a config's changed line sets a policy's action to a stopping or a recording value (kept for the reader above)."""
+    return len(line) <= 200 and (m := _ACTION_RE.match(line)) is not None and m.group("value").lower() in _STOPS | _NOTES
