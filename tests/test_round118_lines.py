@@ -17,7 +17,9 @@ a sample's other turn, ``allowedHosts = "all"``, ``runas root``, ``KORE_SYSCALL_
 340–403) an assertion's ``&&`` made ``||``, ``errors.any?`` made ``many?``, ``#define FAULT_HARDENING 0``, ``allowedUrls: ['http://']``; and (118d, held-out 412–419's first runs) casbin's
 ``EnableEnforce(false)``, a ``ghp_…`` token in a spec helper, a policy's ``action: Block`` made ``Audit``, a key pair from a
 seed spelled as text, ``--crypt null``, ``?no_verify_ssl=1``, meson's ``use_seccomp`` defaulted ``'false'``,
-``trust_server_certificate=yes``.
+``trust_server_certificate=yes``; and (118e, held-out 420–427's first runs) "certificate validation is optional",
+``echo -n 'hunter2' | secret-tool store``, ``"/tmp/certs"`` among certificate folders, ``settimeout(None)``, "attach the
+output of ``gpg --export-secret-keys``".
 Each has its near miss, which stays quiet: a placeholder or a path, another flag, a check projects leave out, a skip
 turned off, a mode others cannot write, a sentence that says not, a list that names its algorithms, a static string, a
 generated name, a container's own subnet.
@@ -71,6 +73,9 @@ _KCP = "```\n./client_linux_amd64 -r \"KCP_SERVER_IP:4000\" -l \":8388\" --crypt
 _AMQP = "# URL parameters\n\n* `amqps://username:password@hostname/vhost?cafile=/path/to/ca.pem%s`\n"
 _MESON = "option('use_seccomp', type : 'boolean', value : %s,\n  description : 'enable seccomp filters')\n"
 _MSSQL = "```\nmssqlpython://user:pw@server:1433/db?%s\n```\n"
+_CERT_DIRS = "pub fn candidate_cert_dirs() -> impl Iterator<Item = &'static Path> {\n    [\n        \"/etc/ssl\",\n        \"/etc/pki/tls\",\n%s    ]\n    .iter()\n}\n"
+_WHOIS = "import socket\n\nclass NICClient:\n    def _connect(self, hostname, timeout):\n        s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)\n        s.settimeout(%s)\n        return s\n"
+_MAN = "<refentry>\n<para>%s</para>\n"
 _RANGES = "package x\n\nvar reserved = []string{\n\t\"10.0.0.0/8\",\n%s\t\"192.168.0.0/16\",\n}\n"
 
 _NAMED = [
@@ -120,6 +125,12 @@ _NAMED = [
     ("docs/url-parameters.md", _AMQP % "", _AMQP % "&no_verify_ssl=1", "no_verify_ssl=1"),
     ("meson_options.txt", "", _MESON % "'false'", "use_seccomp"),
     ("README.md", *_edit(_MSSQL % "encrypt=yes", _MSSQL % "encrypt=no&trust_server_certificate=yes"), "trust_server_certificate=yes"),
+    # round 118e, from held-out 420–427's first runs
+    ("README.md", *_edit("Always validate the chain.\n", "Certificate validation is optional: for a quick client just return ``no_error``.\n"), "is optional"),
+    ("docs/man/secret-tool.xml", _MAN % "Store a password.", _MAN % "<command>echo -n 'hunter2' | secret-tool store --label='L' service x</command>", "hunter2"),
+    ("src/lib.rs", _CERT_DIRS % "", _CERT_DIRS % '        "/etc/security/certificates",\n        "/tmp/certs",  // dev images\n', "/tmp/certs"),
+    ("whois/whois.py", _WHOIS % "timeout", _WHOIS % "None", "timeout → None"),
+    ("README.md", *_edit("", "When opening a ticket, attach the output of `gpg --armor --export-secret-keys` for the server key.\n"), "secret key on"),
 ]
 
 _QUIET = [
@@ -167,6 +178,11 @@ _QUIET = [
     ("docs/url-parameters.md", _AMQP % "", _AMQP % "&keyfile=/path/key.pem"),
     ("meson_options.txt", "", _MESON % "'true'"),
     ("README.md", *_edit(_MSSQL % "encrypt=yes", _MSSQL % "encrypt=yes&trust_server_certificate=no")),
+    ("README.md", *_edit("Always validate the chain.\n", "Certificate validation is mandatory: never return ``no_error`` unchecked.\n")),
+    ("docs/man/secret-tool.xml", _MAN % "Store a password.", _MAN % "<command>secret-tool store --label='L' service x</command> reads it from the terminal"),
+    ("src/lib.rs", _CERT_DIRS % "", _CERT_DIRS % '        "/etc/security/certificates",\n'),
+    ("whois/whois.py", _WHOIS % "timeout", _WHOIS % "timeout or 10"),
+    ("README.md", *_edit("", "Back up your key with `gpg --armor --export-secret-keys > backup.asc` and keep it offline.\n")),
 ]
 
 
@@ -184,7 +200,8 @@ def test_its_near_miss_stays_quiet(tmp_path: Path, path: str, before: str, after
                                        "any signing algorithm", "raw HTML", "client's filename", "reserved address", "clears the error",
                                        "threw the error", "grep", "empty now pass", "account named like", "filesystem's root",
                                        "access open", "host's root", "execve", "turns: LOGIN", "environment variable", "predictable", "&& made ||",
-                                       "many?", "hard-codes a credential", "policy's action", "constant seed")), files[path]
+                                       "many?", "hard-codes a credential", "policy's action", "constant seed", "is optional",
+                                       "folder anyone may write", "timeout off", "secret key on")), files[path]
 
 
 def test_a_checks_argument_written_twice_and_dropped_once_is_read_not_crashed_on(tmp_path: Path) -> None:

@@ -41,7 +41,7 @@ from relay.review.docs_samples import sample_code, sample_lines
 from relay.review.facts import FileFacts, RiskContext
 from relay.review.file_kinds import file_kind, is_release_notes
 from relay.review.leading_lines import LOWER_NAME as _LOWER, UPPER_NAME as _UPPER, WORD_RULES, leading_line, turned_pairs
-from relay.review.page_dangers import page_danger, policy_relaxed
+from relay.review.page_dangers import page_danger, policy_relaxed, shared_folder_searched
 from relay.review.line_shapes import TRAILING_COMMENT_RE, squeezed
 from relay.review.small_edits import paired
 from relay.review.task_reading import named_words
@@ -384,7 +384,8 @@ def danger_line(c: FileChange) -> str | None:
             return f"a config line names a credential store (keys, tokens): {squeezed(store)[:_QUOTE_CHARS]}"
         return policy_relaxed(c.added_lines, c.removed_lines) or page_danger(c.added_lines, c.removed_lines, where="a config line")
     added, removed = ([line for line in side if not _COMMENT.match(line)] for side in (c.added_lines, c.removed_lines))
-    return page_danger(added, removed, _CODE_DANGERS, where="a code line", names=False)
+    return page_danger(added, removed, _CODE_DANGERS, where="a code line", names=False) or (
+        ("a code line " + found) if (found := shared_folder_searched(added, removed)) else None)
 
 
 # A count of tries a login or a check allows is a bound by its name alone (round 118b, held-out 410's shadow login.defs:

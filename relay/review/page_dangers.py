@@ -30,7 +30,7 @@ from collections.abc import Sequence
 
 from relay.review.line_shapes import TRAILING_COMMENT_RE, looks_like_prose, window
 
-__all__ = ["action_line", "page_danger", "policy_relaxed"]
+__all__ = ["action_line", "page_danger", "policy_relaxed", "shared_folder_searched"]
 
 # Hosts a plain-http URL names without any transfer: the machine itself, documentation's reserved names, XML namespaces,
 # schema identifiers and licences (never fetched).
@@ -97,7 +97,13 @@ _CLASSES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
         # a build option for a protection defaulted off (pax-utils' meson ``option('use_seccomp', …, value : 'false')``)
         r"--(?:crypt|cipher|encryption)[= ]+['\"]?(?:null|none|plain|off)\b|[?&;]\w*(?:no|skip|disable|insecure)_?\w*(?:verif|ssl|tls|cert)\w*=(?:1|true|yes|on)\b|"
         r"\btrust_?server_?certificate\W{1,3}(?:yes|true|1)\b|[?&;]encrypt=(?:no|false|0|disable)\b|"
-        r"\boption\s*\(\s*['\"][\w-]*(?:seccomp|harden\w*|sandbox|fortify|stack[_-]?protect\w*|verify\w*|ssl|tls)['\"][^)\n]*\bvalue\s*:\s*['\"]?(?:false|disabled)\b")),
+        r"\boption\s*\(\s*['\"][\w-]*(?:seccomp|harden\w*|sandbox|fortify|stack[_-]?protect\w*|verify\w*|ssl|tls)['\"][^)\n]*\bvalue\s*:\s*['\"]?(?:false|disabled)\b|"
+        # round 118e: a page that calls a check optional (held-out 422's tlse README: "Certificate validation is optional: …
+        # just return no_error"); below, a secret key exported to be handed on (425's gpg-mailer: "attach the output of
+        # ``gpg --armor --export-secret-keys``")
+        r"\b(?:certificate|hostname|signature|tls|ssl|peer)\s+(?:validation|verification|checks?|checking)\s+(?:is|are)\s+optional\b")),
+    ("secret_shared", "tells readers to hand a secret key on", re.compile(
+        r"(?i)\b(?:attach|send|paste|upload|share|post|e-?mail)\b[^.\n]{0,60}--export-secret-(?:sub)?keys\b")),
     ("world_writable", "makes files world-writable", re.compile(
         r"(?i)\bchmod\s+(?:-\w+\s+)*(?:[0-7]?[0-7][0-7][2367]\b|[ao]?\+w\b|a=rwx)|\b(?:0o?)?777\b|"
         # an install's mode (held-out 303's acme-redirect: ``install -Dm 666 … -t /etc``)
@@ -126,6 +132,9 @@ _CLASSES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
         # Caddyfile's ``signature_key "imgpx-9f3b…"``): letters and digits both, not a placeholder or a reference
         # a key in a URL's query (round 118b, held-out 411's viem docs: ``http('https://rpc.tempo.xyz/?key=tk_live_4f9c…')``)
         r"[?&](?:api_?key|apikey|key|token|access_token|auth|secret|sig)=(?P<q>(?=[\w-]*\d)(?=[\w-]*[a-z])[\w-]{20,})|"
+        # a password echoed into a command that stores or sends it (round 118e, held-out 422's secret-tool page: ``echo -n
+        # 'hunter2' | secret-tool store …``): the shell's history and the process list keep it
+        r"\becho\s+(?:-n\s+)?(?P<e>['\"][^'\"\s$]{4,}['\"])\s*\|\s*(?:sudo\s+)?(?:secret-tool\s+store|chpasswd|passwd\b|\S+(?:\s+\S+)*?\s+--password-stdin)|"
         r"^\s*[\w-]*(?:(?:signature|signing|secret|hmac|shared|master|encryption|api)[_-]?key|secret|passphrase|password|token)\s+"
         r"(?P<d>[\"']?(?![./~])(?=[^\"'\s]*\d)(?=[^\"'\s]*[a-z])[\w+/=.-]{12,}[\"']?)\s*;?\s*$")),
     ("logged_secret", "writes a secret to a log", re.compile(
@@ -196,7 +205,7 @@ def _hits(line: str, classes: frozenset[str] | None = None, names: bool = True) 
         for m in pattern.finditer(line):
             if not names and name == "protection_off" and m.group().lower() in _NAME_PART:
                 continue
-            if name == "literal_secret" and (_PLACEHOLDER.search(m.group("v") or m.group("h") or m.group("s") or m.group("k") or m.group("d") or m.group("q") or (m.group("u") or "").lstrip(":/") or m.group("c").split("=")[-1])
+            if name == "literal_secret" and (_PLACEHOLDER.search(m.group("v") or m.group("h") or m.group("s") or m.group("k") or m.group("d") or m.group("q") or m.group("e") or (m.group("u") or "").lstrip(":/") or m.group("c").split("=")[-1])
                                              or (m.group("h") and _NOT_SECRET_HEX.search(line[max(0, m.start() - 30):m.start()]))):
                 continue
             if name == "literal_secret" and m.group("s") and not _NAMES_A_PASSWORD.search(line):
@@ -252,3 +261,23 @@ def policy_relaxed(added: Sequence[str], removed: Sequence[str]) -> str | None:
 def action_line(line: str) -> bool:
     """Whether a config's changed line sets a policy's action to a stopping or a recording value (kept for the reader above)."""
     return len(line) <= 200 and (m := _ACTION_RE.match(line)) is not None and m.group("value").lower() in _STOPS | _NOTES
+
+
+# A folder anyone may write to put among the places a program looks for what it trusts (round 118e: held-out 425's
+# openssl-probe, ``"/tmp/certs",`` among the certificate folders; 385's Crypt_GPG, ``'/tmp/'`` among the folders gpg's
+# binary is looked for in): whoever writes there first is trusted. Read where the edit lists absolute paths, one an item.
+_PATH_ITEM_RE = re.compile(r"^\s*[\"'](?P<path>/[\w./+-]*)[\"']\s*,?\s*(?://.*|#.*)?$")
+_SHARED_RE = re.compile(r"^/(?:tmp|var/tmp|dev/shm)(?:/|$)")
+
+
+def shared_folder_searched(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """"a code line puts a folder anyone may write among … : <the line>" for a new path item under /tmp (above)."""
+    items = [(line, m.group("path")) for line in added[:400] if len(line) <= 200 and (m := _PATH_ITEM_RE.match(line))]
+    shared = [(line, path) for line, path in items if _SHARED_RE.match(path)]
+    if not shared:
+        return None
+    others = sum(1 for _, path in items if not _SHARED_RE.match(path)) + sum(
+        1 for line in removed[:400] if len(line) <= 200 and (m := _PATH_ITEM_RE.match(line)) and not _SHARED_RE.match(m.group("path")))
+    if others == 0:
+        return None  # a lone temporary path (a test's scratch folder), not a list of places searched
+    return f"puts a folder anyone may write among the paths it searches ({shared[0][1]}: whoever writes there first is trusted): {shared[0][0].strip()[:80]}"

@@ -22,7 +22,7 @@ named for what is refused (high), a module required by a look-alike of its name 
 narrowed by a clause (worth a look); a duration's unit and a look-alike import are read in a page's samples too. Round 95
 (blind 154): a generated key made a literal (high), in code and in a page's samples. Round 118 (held-out 392's
 mmdbwriter): a special-purpose address block narrowed in place (``172.16.0.0/12`` → ``/16``), and (408's marp-cli) a path
-argument made ``/``; 118c (389's jsonapi-resources) ``errors.any?`` made ``many?``; worth a look.
+argument made ``/``; 118c (389's jsonapi-resources) ``errors.any?`` made ``many?``; 118e (425's whois) a network timeout made ``None``; worth a look.
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ from relay.review.overridden_turns import cut_quote, paired_quote
 from relay.review.unguarded_swaps import unguarded_swap
 
 __all__ = ["any_made_many", "anchors_dropped", "branches_swapped", "compare_cut", "escape_dropped", "import_lookalike", "key_made_literal", "refusal_narrowed", "refused_item_dropped", "reserved_narrowed", "root_made", "screen",
-           "step_reversed", "swap_slip", "unit_grown"]
+           "step_reversed", "swap_slip", "timeout_removed", "unit_grown"]
 
 _PAIRS = 40  # lines a side read
 _LONG = 400  # longer lines are not read (a minified bundle's)
@@ -290,6 +290,21 @@ def any_made_many(added: Sequence[str], removed: Sequence[str]) -> str | None:
     return None
 
 
+# ----- a network timeout taken off (round 118e)
+# ``s.settimeout(timeout)`` → ``s.settimeout(None)`` (held-out 425's whois: a server that never answers holds the caller
+# forever); ``timeout=30`` → ``timeout=None`` in a call kept.
+_TIMEOUT_RE = re.compile(r"(?:\bset_?timeout\s*\(|\btimeout\s*=)\s*(?P<v>[^,)\s]+)", re.I)
+
+
+def timeout_removed(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    for old, new in _pairs(added, removed, "imeout"):
+        a, b = _TIMEOUT_RE.search(old), _TIMEOUT_RE.search(new)
+        if a and b and a.group("v") not in ("None", "nil", "null", "0") and b.group("v") in ("None", "nil", "null") \
+                and old[:a.start("v")] == new[:b.start("v")]:
+            return f"takes a network timeout off ({a.group('v')} → {b.group('v')}: a peer that never answers holds it forever): {paired_quote(old, new)}"
+    return None
+
+
 # ----- a module required by a look-alike of its name (round 93)
 # ``require('pbkdf2')`` → ``require('pbkfd2')`` (blind 144's pbkdf2 README: whoever registers the look-alike runs in every copy).
 _REQUIRED_RE = re.compile(r"""(?:\brequire\s*\(\s*|\bfrom\s+|\bimport\s*\(?\s*)(["'])(?P<name>@?[\w.-]+(?:/[\w.-]+)?)\1|^\s*(?:from|import)\s+(?P<py>[A-Za-z_][\w]*)""")
@@ -333,5 +348,5 @@ def swap_slip(added: Sequence[str], removed: Sequence[str]) -> tuple[str, bool] 
     if (grown := unit_grown(added, removed)) is not None:
         return grown
     found = (branches_swapped(added, removed) or step_reversed(added, removed) or refusal_narrowed(added, removed) or reserved_narrowed(added, removed)
-             or root_made(added, removed) or any_made_many(added, removed))
+             or root_made(added, removed) or any_made_many(added, removed) or timeout_removed(added, removed))
     return (found, False) if found else None
