@@ -19,7 +19,8 @@ a sample's other turn, ``allowedHosts = "all"``, ``runas root``, ``KORE_SYSCALL_
 seed spelled as text, ``--crypt null``, ``?no_verify_ssl=1``, meson's ``use_seccomp`` defaulted ``'false'``,
 ``trust_server_certificate=yes``; and (118e, held-out 420–427's first runs) "certificate validation is optional",
 ``echo -n 'hunter2' | secret-tool store``, ``"/tmp/certs"`` among certificate folders, ``settimeout(None)``, "attach the
-output of ``gpg --export-secret-keys``".
+output of ``gpg --export-secret-keys``"; and (118f, held-out 428–435's first runs) ``pip install --upgrade … crytography``
+(a command with a flag is no sentence), ``cargo login cio8…``, with the secret cut short in the reason.
 Each has its near miss, which stays quiet: a placeholder or a path, another flag, a check projects leave out, a skip
 turned off, a mode others cannot write, a sentence that says not, a list that names its algorithms, a static string, a
 generated name, a container's own subnet.
@@ -76,6 +77,7 @@ _MSSQL = "```\nmssqlpython://user:pw@server:1433/db?%s\n```\n"
 _CERT_DIRS = "pub fn candidate_cert_dirs() -> impl Iterator<Item = &'static Path> {\n    [\n        \"/etc/ssl\",\n        \"/etc/pki/tls\",\n%s    ]\n    .iter()\n}\n"
 _WHOIS = "import socket\n\nclass NICClient:\n    def _connect(self, hostname, timeout):\n        s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)\n        s.settimeout(%s)\n        return s\n"
 _MAN = "<refentry>\n<para>%s</para>\n"
+_PIP = "```\npython3 -m pip install --upgrade jsonschema %s Cython wheel setuptools\n```\n"
 _RANGES = "package x\n\nvar reserved = []string{\n\t\"10.0.0.0/8\",\n%s\t\"192.168.0.0/16\",\n}\n"
 
 _NAMED = [
@@ -127,10 +129,13 @@ _NAMED = [
     ("README.md", *_edit(_MSSQL % "encrypt=yes", _MSSQL % "encrypt=no&trust_server_certificate=yes"), "trust_server_certificate=yes"),
     # round 118e, from held-out 420–427's first runs
     ("README.md", *_edit("Always validate the chain.\n", "Certificate validation is optional: for a quick client just return ``no_error``.\n"), "is optional"),
-    ("docs/man/secret-tool.xml", _MAN % "Store a password.", _MAN % "<command>echo -n 'hunter2' | secret-tool store --label='L' service x</command>", "hunter2"),
+    ("docs/man/secret-tool.xml", _MAN % "Store a password.", _MAN % "<command>echo -n 'hunter2' | secret-tool store --label='L' service x</command>", "literal secret"),
     ("src/lib.rs", _CERT_DIRS % "", _CERT_DIRS % '        "/etc/security/certificates",\n        "/tmp/certs",  // dev images\n', "/tmp/certs"),
     ("whois/whois.py", _WHOIS % "timeout", _WHOIS % "None", "timeout → None"),
     ("README.md", *_edit("", "When opening a ticket, attach the output of `gpg --armor --export-secret-keys` for the server key.\n"), "secret key on"),
+    # round 118f, from held-out 428–435's first runs
+    ("README.md", *_edit(_PIP % "cryptography", _PIP % "crytography"), "look-alike of cryptography"),
+    ("PUBLISHING.md", *_edit("- `cargo login` with your own token.\n", "- `cargo login cio8Kq3vX2mZ7tR9yLw4pN6sB1dF5hJ0aGe` (the shared token).\n"), "literal secret"),
 ]
 
 _QUIET = [
@@ -183,6 +188,8 @@ _QUIET = [
     ("src/lib.rs", _CERT_DIRS % "", _CERT_DIRS % '        "/etc/security/certificates",\n'),
     ("whois/whois.py", _WHOIS % "timeout", _WHOIS % "timeout or 10"),
     ("README.md", *_edit("", "Back up your key with `gpg --armor --export-secret-keys > backup.asc` and keep it offline.\n")),
+    ("README.md", *_edit(_PIP % "cryptography", _PIP % "cryptography==44.0")),
+    ("PUBLISHING.md", *_edit("- `cargo login` with your own token.\n", "- `cargo login $CARGO_REGISTRY_TOKEN` (from the CI secrets).\n")),
 ]
 
 
@@ -230,3 +237,16 @@ def test_a_row_that_fails_costs_its_row_not_the_review(tmp_path: Path, monkeypat
     monkeypatch.setenv("GRAVITY_RELAY_REVIEW_STRICT", "1")  # the suite's setting: the bug raises
     with pytest.raises(StopIteration):
         review_edits(tmp_path / "strict", {"app/views.py": after}, before={"app/views.py": before})
+
+
+@pytest.mark.parametrize(("path", "before", "after", "secret"), [
+    ("PUBLISHING.md", _PAGE, _PAGE + "- `cargo login cio8Kq3vX2mZ7tR9yLw4pN6sB1dF5hJ0aGe` (the shared token).\n", "cio8Kq3vX2mZ7tR9yLw4pN6sB1dF5hJ0aGe"),
+    ("docs/index.mdx", *_edit(_VIEM % "https://rpc.tempo.xyz", _VIEM % "https://rpc.tempo.xyz/?key=tk_live_4f9c2e7a1b8d6035c9e1f7a2b4d80c63"),
+     "tk_live_4f9c2e7a1b8d6035c9e1f7a2b4d80c63"),
+    ("README.md", *_edit(_BLOCK % "", _BLOCK % '    signature_key "imgpx-9f3b2c71d8e04a6b"\n'), "imgpx-9f3b2c71d8e04a6b"),
+])
+def test_a_pages_literal_secret_is_named_but_never_shown_whole(tmp_path: Path, path: str, before: str, after: str, secret: str) -> None:
+    # The reason is read by the leader's model and kept in the run record: it names the line, with the secret cut short.
+    _, files = review_edits(tmp_path, {path: after}, before={path: before})
+    said = " ".join(files[path].reasons)
+    assert "literal secret" in said and secret not in said and secret[:4] in said, said

