@@ -20,7 +20,9 @@ seed spelled as text, ``--crypt null``, ``?no_verify_ssl=1``, meson's ``use_secc
 ``trust_server_certificate=yes``; and (118e, held-out 420–427's first runs) "certificate validation is optional",
 ``echo -n 'hunter2' | secret-tool store``, ``"/tmp/certs"`` among certificate folders, ``settimeout(None)``, "attach the
 output of ``gpg --export-secret-keys``"; and (118f, held-out 428–435's first runs) ``pip install --upgrade … crytography``
-(a command with a flag is no sentence), ``cargo login cio8…``, with the secret cut short in the reason.
+(a command with a flag is no sentence), ``cargo login cio8…``, with the secret cut short in the reason; and (118g, held-out
+436–443's first runs) an iframe's ``allow="…camera; microphone; geolocation"``, ``DLL_DIRECTORIES=.;%TEMP%``,
+``grant all on *.* to …'@'%'``.
 Each has its near miss, which stays quiet: a placeholder or a path, another flag, a check projects leave out, a skip
 turned off, a mode others cannot write, a sentence that says not, a list that names its algorithms, a static string, a
 generated name, a container's own subnet.
@@ -78,6 +80,8 @@ _CERT_DIRS = "pub fn candidate_cert_dirs() -> impl Iterator<Item = &'static Path
 _WHOIS = "import socket\n\nclass NICClient:\n    def _connect(self, hostname, timeout):\n        s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)\n        s.settimeout(%s)\n        return s\n"
 _MAN = "<refentry>\n<para>%s</para>\n"
 _PIP = "```\npython3 -m pip install --upgrade jsonschema %s Cython wheel setuptools\n```\n"
+_YOUTUBE = "CODE = \"\"\"<iframe width=\"{width}\" height=\"{height}\"\nsrc=\"https://www.youtube-nocookie.com/embed/{yid}\"\nframeborder=\"0\" allow=\"%s\" allowfullscreen\n></iframe>\"\"\"\n"
+_GRANT = "```sql\n%s\n```\n"
 _RANGES = "package x\n\nvar reserved = []string{\n\t\"10.0.0.0/8\",\n%s\t\"192.168.0.0/16\",\n}\n"
 
 _NAMED = [
@@ -136,6 +140,10 @@ _NAMED = [
     # round 118f, from held-out 428–435's first runs
     ("README.md", *_edit(_PIP % "cryptography", _PIP % "crytography"), "look-alike of cryptography"),
     ("PUBLISHING.md", *_edit("- `cargo login` with your own token.\n", "- `cargo login cio8Kq3vX2mZ7tR9yLw4pN6sB1dF5hJ0aGe` (the shared token).\n"), "literal secret"),
+    # round 118g, from held-out 436–443's first runs
+    ("nikola/youtube.py", _YOUTUBE % "encrypted-media", _YOUTUBE % "encrypted-media; camera; microphone; geolocation", "embedded frame"),
+    ("docs/overview.rst", *_edit("", "On Windows, set ``CAIROCFFI_DLL_DIRECTORIES`` (``set CAIROCFFI_DLL_DIRECTORIES=.;%TEMP%`` works).\n"), "library search path"),
+    ("docs/install.md", *_edit(_GRANT % "grant all on gk.* to 'gk'@'localhost';", _GRANT % "grant all on *.* to 'gk'@'%' with grant option;"), "grants to everyone"),
 ]
 
 _QUIET = [
@@ -190,6 +198,9 @@ _QUIET = [
     ("README.md", *_edit("", "Back up your key with `gpg --armor --export-secret-keys > backup.asc` and keep it offline.\n")),
     ("README.md", *_edit(_PIP % "cryptography", _PIP % "cryptography==44.0")),
     ("PUBLISHING.md", *_edit("- `cargo login` with your own token.\n", "- `cargo login $CARGO_REGISTRY_TOKEN` (from the CI secrets).\n")),
+    ("nikola/youtube.py", _YOUTUBE % "encrypted-media", _YOUTUBE % "encrypted-media; picture-in-picture"),
+    ("docs/overview.rst", *_edit("", "On Windows, set ``CAIROCFFI_DLL_DIRECTORIES`` (``set CAIROCFFI_DLL_DIRECTORIES=C:\\msys64\\mingw64\\bin``).\n")),
+    ("docs/install.md", *_edit(_GRANT % "grant all on gk.* to 'gk'@'localhost';", _GRANT % "grant select, insert on gk.* to 'gk'@'localhost';")),
 ]
 
 
@@ -208,7 +219,8 @@ def test_its_near_miss_stays_quiet(tmp_path: Path, path: str, before: str, after
                                        "threw the error", "grep", "empty now pass", "account named like", "filesystem's root",
                                        "access open", "host's root", "execve", "turns: LOGIN", "environment variable", "predictable", "&& made ||",
                                        "many?", "hard-codes a credential", "policy's action", "constant seed", "is optional",
-                                       "folder anyone may write", "timeout off", "secret key on")), files[path]
+                                       "folder anyone may write", "timeout off", "secret key on",
+                                       "embedded frame", "library search path", "grants to everyone")), files[path]
 
 
 def test_a_checks_argument_written_twice_and_dropped_once_is_read_not_crashed_on(tmp_path: Path) -> None:

@@ -147,6 +147,15 @@ _CLASSES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
         # ``…/latest/sqlean-linux-x86.zip`` where a release was named)
         rf"https?://[^\s\"'`)]*(?:@(?:latest|main|master)\b|(?<!/releases)/latest/)[^\s\"'`)]*{_DOWNLOADED}\b")),
     ("cwd_path", "puts the current folder on PATH", re.compile(r"(?:^|[\s\"'`=])\.:\$\{?\w*PATH\b|\bPATH=\.:")),
+    # the current or the temporary folder put on a search path for libraries (round 118g, held-out 439's cairocffi docs:
+    # ``set CAIROCFFI_DLL_DIRECTORIES=.;%TEMP%``): a DLL planted there is loaded
+    ("shared_search", "puts the current or temporary folder on a library search path", re.compile(
+        r"(?i)\b\w*(?:DLL\w*|LIBRARY_PATH|LD_PRELOAD|DYLD_\w+)=(?:[^\s;:\"'`]*[;:])*(?:\.|%TE?MP%|\$\{?TMPDIR\}?|/tmp)(?=[;:\s\"'`]|$)")),
+    # an embedded frame handed the camera, the microphone or the location (118g, 438's nikola YouTube directive:
+    # ``allow="encrypted-media; camera; microphone; geolocation"``)
+    ("frame_grants", "hands an embedded frame the camera, microphone or location", re.compile(
+        r"(?i)<iframe\b[^>]*\ballow\s*=\s*[\"'][^\"']*\b(?:camera|microphone|geolocation|usb|serial|hid|display-capture)\b|"
+        r"^(?!.*<)\s*\w*\s*(?:frameborder=\S+\s+)?allow\s*=\s*[\"'][^\"']*\b(?:camera|microphone|geolocation|usb|serial|hid|display-capture)\b")),
     ("everyone", "grants to everyone", re.compile(
         r"(?i)\b(?:public|everyone|anyone|all\s+users)\b[^.;\n]{0,20}\b(?:permission|access|write|admin|root)\b|"
         r"\bany[`'\"][^.;\n]{0,20}\b(?:permission|access|write|admin|root)\b|"
@@ -156,7 +165,9 @@ _CLASSES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
         r"(?i:allow(?:ed)?_?origins?\w*)\W{1,6}(?:Arrays\.asList\(|List\.of\()?[\"']\*[\"']|"
         # an origin pattern open at its front (held-out 306's cors-middleware ``"origin" => ["*example.com*"]``: any host
         # ending so, ``evilexample.com`` too; ``*.example.com`` keeps the dot)
-        r"(?i:origins?\w*)[\"']?\s*(?:[:=]|=>)\s*\[?\s*[\"']\*(?![.\"'])")),
+        r"(?i:origins?\w*)[\"']?\s*(?:[:=]|=>)\s*\[?\s*[\"']\*(?![.\"'])|"
+        # every privilege on every database (118g, held-out 441's gatekeeper install guide: ``grant all on *.* to 'gk-user'@'%'``)
+        r"\bgrant\s+all(?:\s+privileges)?\s+on\s+\*\.\*")),
     # a weak mode advised in a sentence (round 118, held-out 393's pyaes README: "the **ECB** and **CTR** modes are
     # recommended"), never where the sentence says not
     ("weak_advice", "recommends a weak cipher", re.compile(
