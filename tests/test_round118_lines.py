@@ -22,7 +22,8 @@ seed spelled as text, ``--crypt null``, ``?no_verify_ssl=1``, meson's ``use_secc
 output of ``gpg --export-secret-keys``"; and (118f, held-out 428–435's first runs) ``pip install --upgrade … crytography``
 (a command with a flag is no sentence), ``cargo login cio8…``, with the secret cut short in the reason; and (118g, held-out
 436–443's first runs) an iframe's ``allow="…camera; microphone; geolocation"``, ``DLL_DIRECTORIES=.;%TEMP%``,
-``grant all on *.* to …'@'%'``.
+``grant all on *.* to …'@'%'``; and (118h, held-out 444–447's first run) OAuth 1's ``"PLAINTEXT"`` signature method,
+C's ``if (result == -1) return -1;`` deleted.
 Each has its near miss, which stays quiet: a placeholder or a path, another flag, a check projects leave out, a skip
 turned off, a mode others cannot write, a sentence that says not, a list that names its algorithms, a static string, a
 generated name, a container's own subnet.
@@ -82,6 +83,8 @@ _MAN = "<refentry>\n<para>%s</para>\n"
 _PIP = "```\npython3 -m pip install --upgrade jsonschema %s Cython wheel setuptools\n```\n"
 _YOUTUBE = "CODE = \"\"\"<iframe width=\"{width}\" height=\"{height}\"\nsrc=\"https://www.youtube-nocookie.com/embed/{yid}\"\nframeborder=\"0\" allow=\"%s\" allowfullscreen\n></iframe>\"\"\"\n"
 _GRANT = "```sql\n%s\n```\n"
+_OAUTH = "class JIRA:\n    def _oauth(self, oauth):\n        return OAuth1(\n            oauth['consumer_key'],\n            signature_method=%s,\n        )\n"
+_CLOCK = "time_t __time(time_t *t) {\n  struct timespec tp;\n  int result;\n  DONT_FAKE_TIME(result = (*real_clock_gettime)(CLOCK_REALTIME, &tp));\n%s  return tp.tv_sec;\n}\n"
 _RANGES = "package x\n\nvar reserved = []string{\n\t\"10.0.0.0/8\",\n%s\t\"192.168.0.0/16\",\n}\n"
 
 _NAMED = [
@@ -144,6 +147,9 @@ _NAMED = [
     ("nikola/youtube.py", _YOUTUBE % "encrypted-media", _YOUTUBE % "encrypted-media; camera; microphone; geolocation", "embedded frame"),
     ("docs/overview.rst", *_edit("", "On Windows, set ``CAIROCFFI_DLL_DIRECTORIES`` (``set CAIROCFFI_DLL_DIRECTORIES=.;%TEMP%`` works).\n"), "library search path"),
     ("docs/install.md", *_edit(_GRANT % "grant all on gk.* to 'gk'@'localhost';", _GRANT % "grant all on *.* to 'gk'@'%' with grant option;"), "grants to everyone"),
+    # round 118h, from held-out 444–447's first run
+    ("jira/client.py", _OAUTH % 'oauth.get("signature_method", SIGNATURE_RSA)', _OAUTH % 'oauth.get("signature_method", "PLAINTEXT")', "PLAINTEXT"),
+    ("src/libfaketime.c", _CLOCK % "  if (result == -1) return -1;\n", _CLOCK % "", "deletes the check that threw"),
 ]
 
 _QUIET = [
@@ -201,6 +207,8 @@ _QUIET = [
     ("nikola/youtube.py", _YOUTUBE % "encrypted-media", _YOUTUBE % "encrypted-media; picture-in-picture"),
     ("docs/overview.rst", *_edit("", "On Windows, set ``CAIROCFFI_DLL_DIRECTORIES`` (``set CAIROCFFI_DLL_DIRECTORIES=C:\\msys64\\mingw64\\bin``).\n")),
     ("docs/install.md", *_edit(_GRANT % "grant all on gk.* to 'gk'@'localhost';", _GRANT % "grant select, insert on gk.* to 'gk'@'localhost';")),
+    ("jira/client.py", _OAUTH % 'oauth.get("signature_method", SIGNATURE_RSA)', _OAUTH % 'oauth.get("signature_method", SIGNATURE_HMAC)'),
+    ("src/libfaketime.c", _CLOCK % "  if (result == -1) return -1;\n", _CLOCK % "  if (result == -1) {\n    return -1;\n  }\n"),  # reflowed
 ]
 
 
@@ -220,7 +228,7 @@ def test_its_near_miss_stays_quiet(tmp_path: Path, path: str, before: str, after
                                        "access open", "host's root", "execve", "turns: LOGIN", "environment variable", "predictable", "&& made ||",
                                        "many?", "hard-codes a credential", "policy's action", "constant seed", "is optional",
                                        "folder anyone may write", "timeout off", "secret key on",
-                                       "embedded frame", "library search path", "grants to everyone")), files[path]
+                                       "embedded frame", "library search path", "grants to everyone", "PLAINTEXT")), files[path]
 
 
 def test_a_checks_argument_written_twice_and_dropped_once_is_read_not_crashed_on(tmp_path: Path) -> None:

