@@ -60,9 +60,12 @@ _MEMBERS: tuple[tuple[str, re.Pattern[str]], ...] = (
     # a match made whole-string or strict (round 112, held-out 306's is-ip: ``ipRegex.v6({exact: true})`` → ``ipRegex.v6()``,
     # any string holding an address now passes as one)
     ("exact or strict matching (a partial match passes)", re.compile(_OPTION.format(r"exact|strict|full_?match|anchored") + r"\s*(?:true|True|1)\b")),
+    # the caller's options no longer spread over the defaults (round 119, held-out 454's class-transformer: ``...options,``
+    # cut from ``{ ...defaultOptions, ...options }``: excludeExtraneousValues asked for, every property copied anyway)
+    ("the caller's options (what they ask is ignored)", re.compile(r"^\s*\.\.\.(?:options|opts|config|settings|overrides)\s*,?\s*$")),
 )
 _SCREEN_MEMBERS = re.compile(r"(?i)excl|create_new|open|wx|nofollow|noopener|noreferrer|http_?only|same_?site|secure|:safe|--|limit|max|timeout|deadline|"
-                             r"engine|escape|exact|strict|full_?match|anchored|ent_quotes")
+                             r"engine|escape|exact|strict|full_?match|anchored|ent_quotes|\.\.\.")
 # A line that is one member of a set: a list item, an object's key, a chained call, a pushed value.
 _PUSH_RE = re.compile(r"^\s*[\w$.]+\.(?:push|append|insert|add|unshift)\s*\(")
 _MEMBER_LINE_RE = re.compile(r"^\s*(?:[\w$.]+\.(?:push|append|insert|add)\s*\(.*\)\s*;?|\.\w+\s*\(.*\)\s*[;?]?\s*|['\"]?[\w$-]+['\"]?\s*[:=]\s*[^;{}]*,?|"

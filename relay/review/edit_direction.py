@@ -477,7 +477,7 @@ def judgements(path: str, added: Sequence[str], removed: Sequence[str], *, sampl
     if (final := final_dropped(added, removed)) is not None:  # round 49: a decipher's tag check dropped with its final()
         yield final, True
     if (lost := lost_result(added, removed)) is not None:  # round 19: a verdict blanked, a catch emptied, TLS defaults bypassed
-        yield lost, False
+        yield lost, lost.startswith("comments out a check")  # round 119: a check that never runs is a guard deleted (high)
     if not sample and (alt := alternative_dropped(added, removed)) is not None:  # round 25: a case or a check's list less one item
         yield alt, False
     for found in (_permissive_switch(added, removed), _pin_dropped(path, added, removed), _config_in_message(path, added, removed),

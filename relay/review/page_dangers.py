@@ -183,6 +183,9 @@ _CLASSES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
     ("lint_off", "takes a security check off a linter", re.compile(
         r"(?:^\s*-\s*|\b(?:skips?|exclude\w*|ignore\w*)\b[^\n]*?)[\"']?(?P<check>G10[126]|G20[1-4]|G40[1-3]|G50[1-5]|B102|B30[1-7]|B32[0-4]|B50[1-7]|B602|B608|B70[1-3])\b")),
     ("host_root", "gives the host's root or full privileges", re.compile(r"(?i)--privileged\b|\s-v\s+/:|=/:rw\b|"
+        # a system folder mounted writable into a sandbox or a container (round 119, held-out 449's piston: isolate's
+        # ``--dir=/etc:noexec`` → ``--dir=/etc:rw``; docker's ``-v /usr:/usr:rw``, bubblewrap's ``--bind /etc`` for ``--ro-bind``)
+        r"(?<![\w/.~-])/(?:etc|usr|bin|sbin|lib(?:32|64)?|boot|root|proc|sys|dev)(?:/[\w.+-]+)*(?::/[\w./+-]*)?:rw\b|(?<![\w-])--bind(?:-try)?\s+/(?:etc|usr|bin|sbin|lib(?:32|64)?|boot|root|proc|sys|dev)\b|"
         # a daemon's config told to run as root (round 118b, held-out 407's kore.conf.example: ``runas root``); a Dockerfile's
         # ``USER root`` is a build step's, switched back after
         r"(?-i:^\s*(?:runas|run_as|user|chroot_user)\s*[=:]?\s*[\"']?root[\"']?\s*;?\s*$)")),

@@ -41,7 +41,7 @@ _F, _T, _Q = r"(?:False|false|FALSE|0|None|null|nil|off|Off|OFF|no|No)", r"(?:Tr
 _UNSAFE_VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = build_lines.VALUES + (
     ("turns TLS verification off", ("verify", "cert_none", "check_hostname", "unverified", "reject", "insecure", "ssl",
                                     "tls", "certs", "strict-ssl", "--no-check-certificate", "-k", "peer", "hostnameverifier", "trustall", "trustselfsigned", "insecuretrustmanager", "nocertificateverification",
-                                    "acceptanycert", "withoutverifying", "certificate_verifier", "allow_all_hostname", "certificatevalidation", "identity", "danger_accept", "ca_cert"), re.compile(
+                                    "acceptanycert", "withoutverifying", "certificate_verifier", "setinsecure", "cert", "allow_all_hostname", "certificatevalidation", "identity", "danger_accept", "ca_cert"), re.compile(
         # Not a "skip verification" flag set false (kubectl's --insecure-skip-tls-verify=false keeps the check).
         r"(?<!skip-)(?<!skip-tls-)\bverify(?:_?(?:ssl|certs?|tls|peer|host(?:name)?|mode))?" + _Q + r"\]?\s*[=:]>?\s*" + _F + r"\b|"
         r"\b(?:ssl_?verify|tls_?verify|verify_?certificate|strict[-_]?ssl|sslverify|ssl_verify_peer)" + _Q + r"\s*[=:]>?\s*" + _F + r"\b|"
@@ -55,7 +55,7 @@ _UNSAFE_VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = build
         # `proxy_ssl_verify off;`, `tls_validate_peer no` (round 30: the same setting the `=`/`:` forms above read).
         r"(?:^|(?<=\n))[ \t]*(?i:\w*(?:ssl|tls)\w*(?:verify|validate)(?!\w*depth)\w*[ \t]+(?:off|none|no|false|0))[ \t]*;?[ \t]*(?=\n|$)|"
         r"\b(?:NoopHostnameVerifier|ALLOW_ALL_HOSTNAME_VERIFIER|TrustAllStrategy|TrustSelfSignedStrategy|InsecureTrustManagerFactory|"
-        r"trustAll\w*|NoCertificateVerification|AcceptAnyCert\w*|withoutVerifying)\b|\bset_certificate_verifier\s*\(|"
+        r"trustAll\w*|NoCertificateVerification|AcceptAnyCert\w*|withoutVerifying)\b|\bset_certificate_verifier\s*\(|(?:\.|->|::)\s*setInsecure\s*\(\s*\)|(?:\.|->|::)\s*(?i:(?:without|disable|skip|ignore)_?(?:strict_?(?:ssl|tls)|(?:ssl|tls)_?(?:verif\w*|check\w*|validation|errors?)|cert(?:ificate)?s?(?:_?(?:verif\w*|check\w*|validation|errors?))?)\s*\()|"
         # A verification callback that accepts every certificate (Java's setter too: setHostnameVerifier(… -> true), round 24).
         r"(?:\b|(?<=set)|(?<=setDefault))(?:set_verify|verify_?callback|checkServerIdentity|ServerCertificateValidationCallback|(?i:hostname_?verifier)|verify_?peer_?callback)\b"
         r".*(?:lambda[^:]*:\s*(?:True|1)\b|(?:=>|->)\s*(?:true|undefined|null)\b|return\s+true\b|\{\s*\$true\s*\})")),  # PowerShell's { $true }
@@ -273,7 +273,7 @@ _DANGEROUS_CALLS: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = bui
         r"(?:[^'\"]*['\"]{1,2}\s*(?:\+\s*[\w$(]|%\s*[\w(]|\.\s*\$|\.format\()|[^'\"]*(?:\$\{|#\{|\{\w[\w.\[\]'\"]*\}|\"\s*\+))|"
         r"(?:\b\w+Raw|\.raw)\s*\(\s*(?:`[^`]*\$\{|['\"][^'\"]*['\"]\s*\+\s*[\w$(]|[\w.$]+\s*\+\s*\"[^\"]*'\"\s*\+)|"
         r"(?:\.|->)(?:(?:and|or)?[Ww]here|order(?:By)?|group(?:By)?|having|joins|find_by_sql|pluck|exists\?)\s*\(\s*(?:\"[^\"]*#\{|`[^`]*\$\{|['\"][^'\"]*['\"]{1,2}\s*(?:\+|\.)\s*\$?\w)|"
-        r"\bSprintf\(\s*\"(?i:[^\"]*\b(?:select\b[^\"]*\bfrom|insert\s+into|update\s+\w+\s+set|delete\s+from|where))[^\"]*%[svdq]|"
+        r"\bSprintf\(\s*\"(?i:[^\"]*\b(?:select\b[^\"]*\bfrom|insert\s+into|update\s+\w+\s+set|delete\s+from|where))[^\"]*%[svdq]|\bSprintf\(\s*`(?i:[^`]*\b(?:select\b[^`]*\bfrom|insert\s+into|update\s+\S+\s+set|delete\s+from|where)[^`]*(?:[=<>]\s*|\bin\s*\(\s*|\blike\s+)'?%[svdq])|"
         r"\$\"(?i:[^\"]*\b(?:select\b[^\"]*\bfrom|insert\s+into|update\s+\w+\s+set|delete\s+from|where))[^\"]*\{|"
         r"\"(?i:[^\"]*\b(?:select\b[^\"]*\bfrom|insert\s+into|update\s+\w+\s+set|delete\s+from)\b[^\"]*\bwhere\b)[^\"]*\$\w|"
         r"\bf(['\"])(?i:(?:(?!\1).)*?(?:\bselect\b(?:(?!\1).)*?\bfrom\b|\binsert\s+into\b|\bupdate\s+\w+\s+set\b|\bdelete\s+from\b|\bwhere\b|(?<=['\"])(?-i:SET\s+\w+\s+(?:TO\b|=)|(?:CREATE|DROP|ALTER|TRUNCATE)\s+(?:TABLE|INDEX|SCHEMA|DATABASE|USER|ROLE|VIEW)\b|GRANT\s)))(?:(?!\1).)*?\{")),

@@ -22,7 +22,8 @@ named for what is refused (high), a module required by a look-alike of its name 
 narrowed by a clause (worth a look); a duration's unit and a look-alike import are read in a page's samples too. Round 95
 (blind 154): a generated key made a literal (high), in code and in a page's samples. Round 118 (held-out 392's
 mmdbwriter): a special-purpose address block narrowed in place (``172.16.0.0/12`` → ``/16``), and (408's marp-cli) a path
-argument made ``/``; 118c (389's jsonapi-resources) ``errors.any?`` made ``many?``; 118e (425's whois) a network timeout made ``None``; worth a look.
+argument made ``/``; 118c (389's jsonapi-resources) ``errors.any?`` made ``many?``; 118e (425's whois) a network timeout made ``None``; 119
+(held-out 451's tig, 452's mutant) a destructive command's prompt taken off, a test run pointed at production; worth a look.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ from relay.review.line_shapes import near, squeezed
 from relay.review.overridden_turns import cut_quote, paired_quote
 from relay.review.unguarded_swaps import unguarded_swap
 
-__all__ = ["any_made_many", "anchors_dropped", "branches_swapped", "compare_cut", "escape_dropped", "import_lookalike", "key_made_literal", "refusal_narrowed", "refused_item_dropped", "reserved_narrowed", "root_made", "screen",
+__all__ = ["any_made_many", "anchors_dropped", "branches_swapped", "command_turned", "compare_cut", "confirm_dropped", "env_made_production", "escape_dropped", "import_lookalike", "key_made_literal", "refusal_narrowed", "refused_item_dropped", "reserved_narrowed", "root_made", "screen",
            "step_reversed", "swap_slip", "timeout_removed", "unit_grown"]
 
 _PAIRS = 40  # lines a side read
@@ -305,6 +306,43 @@ def timeout_removed(added: Sequence[str], removed: Sequence[str]) -> str | None:
     return None
 
 
+# ----- a destructive command's confirmation taken off, a test run pointed at production (round 119)
+# tig's ``bind reflog ! ?git reset --hard %(commit)`` → ``!git reset --hard`` (held-out 451: one key throws the work away,
+# unasked); ``git clean -n`` → ``-f``, ``--dry-run`` cut, ``-auto-approve`` put in. And mutant's Rails guide
+# ``RAILS_ENV=test bundle exec mutant run …`` → ``RAILS_ENV=production`` (held-out 452: the tests' writes land on
+# production's data). The line kept, only that part turned.
+_DESTRUCTIVE_RE = re.compile(r"(?i)\breset\s+--hard\b|\bclean\s+-\w*[fdn]|\bpush\s+(?:--force\b|-f\b)|\brm\s+-\w*[rf]|\bdrop\s+(?:database|table|schema)\b|"
+                             r"\bterraform\s+(?:destroy|apply)\b|\bkubectl\s+delete\b|\bbranch\s+-D\b|\bdb:(?:drop|reset|purge|schema:load)\b")
+_ASKS = re.compile(r"^(?:\?\S+|--dry-run|-n|--confirm\S*|-i|--interactive|-WhatIf|--check)$")
+_UNASKED = re.compile(r"^(?:-auto-approve|--auto-approve|--yes|-y|--force|-f|--no-confirm|--noconfirm|-Force)$")
+_ENV_RE = re.compile(r"\b(?P<k>[A-Z]+_ENV|ENVIRONMENT)\s*=\s*[\"']?(?P<v>test|testing|production|prod)\b")
+
+
+def confirm_dropped(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    for old, new in _pairs(added, removed):
+        if not (_DESTRUCTIVE_RE.search(old) and _DESTRUCTIVE_RE.search(new)):
+            continue
+        a, b = old.split(), new.split()
+        asked = [t for t in a if _ASKS.match(t) and t not in b] + [t for t in b if _UNASKED.match(t) and t not in a]
+        if asked and abs(len(a) - len(b)) <= 1 and len(set(a) ^ set(b)) <= 2:
+            return f"runs a destructive command without asking ({asked[0]}: nothing confirms it first): {paired_quote(old, new)}"
+    return None
+
+
+def env_made_production(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    for old, new in _pairs(added, removed, "ENV"):
+        a, b = _ENV_RE.search(old), _ENV_RE.search(new)
+        if a and b and a.group("k") == b.group("k") and a.group("v").startswith("test") and b.group("v").startswith("prod") \
+                and old[:a.start("v")] + b.group("v") + old[a.end("v"):] == new:
+            return f"points at production what ran in the test environment ({a.group('k')} {a.group('v')} → {b.group('v')}: its writes land on production's data): {paired_quote(old, new)}"
+    return None
+
+
+def command_turned(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """A path made the root, a destructive command unasked, a test run made production's (worth a look, a page's too)."""
+    return root_made(added, removed) or confirm_dropped(added, removed) or env_made_production(added, removed)
+
+
 # ----- a module required by a look-alike of its name (round 93)
 # ``require('pbkdf2')`` → ``require('pbkfd2')`` (blind 144's pbkdf2 README: whoever registers the look-alike runs in every copy).
 _REQUIRED_RE = re.compile(r"""(?:\brequire\s*\(\s*|\bfrom\s+|\bimport\s*\(?\s*)(["'])(?P<name>@?[\w.-]+(?:/[\w.-]+)?)\1|^\s*(?:from|import)\s+(?P<py>[A-Za-z_][\w]*)""")
@@ -348,5 +386,5 @@ def swap_slip(added: Sequence[str], removed: Sequence[str]) -> tuple[str, bool] 
     if (grown := unit_grown(added, removed)) is not None:
         return grown
     found = (branches_swapped(added, removed) or step_reversed(added, removed) or refusal_narrowed(added, removed) or reserved_narrowed(added, removed)
-             or root_made(added, removed) or any_made_many(added, removed) or timeout_removed(added, removed))
+             or command_turned(added, removed) or any_made_many(added, removed) or timeout_removed(added, removed))
     return (found, False) if found else None

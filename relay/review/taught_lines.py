@@ -82,14 +82,17 @@ VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
         r"\b(?:fmt|log)\.(?:Printf|Sprintf|Errorf|Fatalf|Panicf)\s*\(\s*" + _NOT_LITERAL + r"\s*\)|\bfmt\.Fprintf\s*\(\s*[^,()\"]+,\s*" + _NOT_LITERAL + r"\s*\)")),
     # Round 49: a key made from a fixed seed (``curve.keygen(new Uint8Array(48).fill(1))``, ``generate_key(&[0u8; 32])``):
     # whoever copies the line holds the same secret key as everyone else who did.
-    ("makes a key from a constant seed", ("keygen", "generatekey", "generate_key", "genkey", "gen_key", "keypair", "key_pair", *(
+    ("makes a key from a constant seed", ("keygen", "generatekey", "generate_key", "genkey", "gen_key", "keypair", "key_pair", "seed", *(
         f"random{a}{kind}{b}key" for a in ("", "_") for kind in ("private", "secret") for b in ("", "_"))),
      re.compile(r"(?i)\b(?:keygen|generate_?key(?:_?pair)?|generate\w*?key_?pair|random_?(?:private|secret)_?key|gen_?key)\s*\(\s*(?:"
                 r"new\s+Uint8Array\(\s*\d+\s*\)(?:\.fill\(\s*\d+\s*\))?|Buffer\.alloc\(\s*\d+(?:\s*,\s*\d+)?\s*\)|bytes\(\s*\d+\s*\)|"
                 r"b[\"']\\x00|&?\[\s*\d+u8\s*;\s*\d+\s*\]|new\s+byte\[\s*\d+\s*\]|[\"'][0-9a-fA-F]{16,}[\"']|"
                 # a seed spelled as text (round 118d, held-out 416's bbs-signatures README: ``generateBls12381G2KeyPair(
                 # Uint8Array.from(Buffer.from("mattr-demo-seed-0001", "utf8")))``)
-                r"(?:Uint8Array\.from\(\s*)?Buffer\.from\(\s*[\"']|(?:new\s+)?TextEncoder\(\s*\)\.encode\(\s*[\"']|b[\"'][^\"'\\]|[\"'][^\"']*[\"']\.encode\()")),
+                r"(?:Uint8Array\.from\(\s*)?Buffer\.from\(\s*[\"']|(?:new\s+)?TextEncoder\(\s*\)\.encode\(\s*[\"']|b[\"'][^\"'\\]|[\"'][^\"']*[\"']\.encode\()|"
+                # the seed a line names for the key to come, spelled out (round 119, held-out 451's crystals-go README: ``seed :=
+                # []byte("0123456789abcdef…")`` above ``KeyGen(seed)``)
+                r"\b(?:key_?|master_?|wallet_?)?seed\s*:?=\s*(?:\[\]byte\(\s*|bytes\(\s*|Buffer\.from\(\s*|b(?=[\"']))?[\"'][0-9A-Za-z+/=_-]{32,}[\"']")),
 )
 
 # What each says: a docs page's sample that says one of these is worth a look (medium), not high (checks.unsafe_value).
