@@ -54,7 +54,7 @@ from relay.review.answer_slips import answer_slip, containment_widened, list_fro
 from relay.review.bound_slips import bound_moved_by_one, bound_slip, index_moved_by_one, past_bound_by_one, size_past_buffer
 from relay.review.check_slips import check_slip
 from relay.review.turn_slips import random_made_literal, turn_slip
-from relay.review.swap_slips import command_turned, escape_dropped, import_lookalike, key_made_literal, swap_slip, unit_grown
+from relay.review.swap_slips import turned_worth_a_look, escape_dropped, import_lookalike, key_made_literal, swap_slip, unit_grown
 from relay.review.unguarded_swaps import guard_unlisted, unguarded_swap
 from relay.review.protection_drops import protection_dropped, worth_a_look
 from relay.review.written_slips import classic_written, cookie_unsigned, digit_lookalike, link_lookalike, opened_up, tracing_secrets, written_slip
@@ -496,5 +496,5 @@ def read_last_sample(added: Sequence[str], removed: Sequence[str], path: str) ->
     found = (identity_literal(added, removed, path, docs=True) or static_root_widened(code, was)
              or unsigned_algorithm(code, was) or durability_off(code)  # round 80: kataras/jwt's README, jwt.HS256 → jwt.NONE; 87: buntdb's Never
              or tracing_secrets(added, removed, path) or (grown[0] if (grown := unit_grown(code, was)) else None) or worth_a_look(added, removed, path)  # rounds 92, 93, 110
-             or _falsy_narrowed(added, removed) or command_turned(added, removed))  # round 118 (and 118b's marp-cli ``-s ./slides`` → ``-s /``): curio's README, ``if not data:`` → ``if data is None:`` (an empty read never ends the loop)
+             or _falsy_narrowed(added, removed) or turned_worth_a_look(added, removed))  # round 118 (and 118b's marp-cli ``-s ./slides`` → ``-s /``): curio's README, ``if not data:`` → ``if data is None:`` (an empty read never ends the loop)
     return (found, False) if found else None

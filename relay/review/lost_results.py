@@ -23,7 +23,8 @@ not outvote it), linear in the diff (screened lines only, at most ``_MOST`` of a
   returned now clears the error (``return`` → ``err = nil``), and a one-line rethrow (``if (error) throw error;``) deleted
   with nothing that hands the error on in its place: a failure is taken as success.
 - ``check_commented_out`` (round 119, held-out 452's miracl): a check's call commented out where it stood, a constant
-  in its place (``let mask = 0u8; // cpa_check_encrypt(…)``): the check never runs; high, a guard deleted.
+  in its place (``let mask = 0u8; // cpa_check_encrypt(…)``): the check never runs; high, a guard deleted. And
+  ``report_dropped``: the line that handed a caught error to its handler or reporter deleted (sucker_punch).
 
 The party guarded against is the worker that slips one such line into an ordinary change; each reader names the line.
 """
@@ -229,15 +230,28 @@ def _check_commented_out(added: Sequence[str], removed: Sequence[str]) -> str | 
     return None
 
 
+# The one line that handed a caught error to its handler or reporter deleted (round 119, held-out 456's sucker_punch:
+# ``SuckerPunch.exception_handler.call(ex, self, args)`` cut from a ``rescue => ex``): what fails is never heard of.
+_REPORT_RE = re.compile(r"(?i)^\s*(?:[\w:.$>-]*[.:>])?(?P<fn>\w*exception_?handler|\w*error_?handler|capture_?exception|report_?(?:error|exception)|"
+                        r"notify_?(?:error|exception)|handle_?(?:error|exception)|on_?error)(?:\.call)?\s*[(\s]\s*(?:ex|e|err|error|exc|exception|\$e|\$ex)\b")
+
+
+def _report_dropped(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    for line in removed[:_MOST]:
+        if len(line) <= _LONGEST and (m := _REPORT_RE.match(line)) and not any(m.group("fn").lower() in new.lower() for new in added[:_MOST]):
+            return f"drops the report of the error it caught (what fails is never heard of): removed: {line.strip()[:90]}"
+    return None
+
+
 def lost_result(added: Sequence[str], removed: Sequence[str]) -> str | None:
     """The first of these shapes the edit takes, as a reason that quotes its line; None when it takes none."""
     if not removed:
         return None
     if not added:
         # deleted alone (the others read what replaced a line); a rethrow only in a small deletion, not a function's whole
-        return _skip_dropped(added, removed) or (_rethrow_dropped(removed, added) if len(removed) <= 3 else None)
+        return _skip_dropped(added, removed) or (_rethrow_dropped(removed, added) or _report_dropped(added, removed) if len(removed) <= 3 else None)
     for read in (_verdict_blanked, _catch_emptied, _defaults_bypassed, _skip_dropped, _error_cleared, lambda a, r: _rethrow_dropped(r, a),
-                 _check_commented_out):
+                 _check_commented_out, _report_dropped):
         if found := read(added, removed):
             return found
     return None

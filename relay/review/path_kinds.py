@@ -93,6 +93,11 @@ def is_test_path(path: str) -> bool:
     # its launch policy: round 109, blind 213 read two of its checks as a test's).
     if parts[-1].endswith(".go") and not parts[-1].endswith("_test.go") and {"spec", "specs"} & set(parts[:-1]) and not _TEST_DIRS.difference({"spec", "specs"}) & set(parts[:-1]):
         return False
+    # A PHP class under a folder named spec is the library's namespace unless named as phpspec names a spec (round 119,
+    # held-out 457's php-openapi: src/spec/SecurityScheme.php, its OpenAPI objects).
+    if parts[-1].endswith(".php") and not parts[-1].endswith("spec.php") and {"spec", "specs"} & set(parts[:-1]) \
+            and not _TEST_DIRS.difference({"spec", "specs"}) & set(parts[:-1]):
+        return False
     if any(part in _TEST_DIRS for part in parts[:-1]):
         return True
     if _SCRIPT_TEST_RE.match(parts[-1]) and _LIBRARY_DIRS.intersection(parts[:-1]):

@@ -246,7 +246,7 @@ _DANGEROUS_CALLS: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = bui
         r"(?<![\w.$])eval\s*\(|(?<![\w.$])exec\s*\((?!\s*\))|\bnew\s+Function\s*\(|(?<![\w.])Function\s*\(\s*['\"`]|"
         r"\bsetTimeout\s*\(\s*['\"`]|\bvm\.(?:runIn\w*Context|runInThisContext|Script)\s*\(|\b(?:instance|class|module)_eval\s*\(?\s*['\"]|"
         r"\bcreate_function\s*\(|\bassert\s*\(\s*\$|\bpreg_replace\s*\(\s*['\"](.).*\1[a-z]*e[a-z]*['\"]|\bScriptEngine\w*\b.*\.eval\s*\(|"
-        r"(?<![\w.])__import__\s*\(\s*(?!['\"])|\.(?:public_)?send\s*\(\s*params\[|\bconstantize\b|\bconst_get\s*\(\s*params\[")),
+        r"(?<![\w.])__import__\s*\(\s*(?!['\"])|\.(?:public_)?send\s*\(\s*params\[|\bconstantize\b|\bconst_get\s*\(\s*params\[|(?:\b\w+\s*=\s*|(?<![\w.$])map\s*\(\s*)eval\s*(?=[,)])")),  # 119: ``loads=eval``
     ("deserializes untrusted data", ("pickle", "dill", "shelve", "marshal", "jsonpickle", "yaml", "loader", "torch.load",
                                      "allow_pickle", "objectinputstream", "readobject", "xmldecoder", "unserialize",
                                      "binaryformatter", "typenamehandling", "defaulttyping", "weights_only", "oj.load", "create_additions",

@@ -36,8 +36,8 @@ from relay.review.line_shapes import near, squeezed
 from relay.review.overridden_turns import cut_quote, paired_quote
 from relay.review.unguarded_swaps import unguarded_swap
 
-__all__ = ["any_made_many", "anchors_dropped", "branches_swapped", "command_turned", "compare_cut", "confirm_dropped", "env_made_production", "escape_dropped", "import_lookalike", "key_made_literal", "refusal_narrowed", "refused_item_dropped", "reserved_narrowed", "root_made", "screen",
-           "step_reversed", "swap_slip", "timeout_removed", "unit_grown"]
+__all__ = ["any_made_many", "anchors_dropped", "branches_swapped", "compare_cut", "confirm_dropped", "env_made_production", "escape_dropped", "import_lookalike", "key_made_literal", "refusal_narrowed", "refused_item_dropped", "reserved_narrowed", "root_made", "screen",
+           "step_reversed", "swap_slip", "timeout_removed", "turned_worth_a_look", "unit_grown", "window_widened"]
 
 _PAIRS = 40  # lines a side read
 _LONG = 400  # longer lines are not read (a minified bundle's)
@@ -338,9 +338,26 @@ def env_made_production(added: Sequence[str], removed: Sequence[str]) -> str | N
     return None
 
 
-def command_turned(added: Sequence[str], removed: Sequence[str]) -> str | None:
-    """A path made the root, a destructive command unasked, a test run made production's (worth a look, a page's too)."""
-    return root_made(added, removed) or confirm_dropped(added, removed) or env_made_production(added, removed)
+# A verifying call's number raised tenfold or more, the call kept (round 119, held-out 456's otp-java README:
+# ``hotp.verify(code, counter, 2)`` → ``hotp.verify(code, counter, 1000)``: a code matching any of 2,001 counters passes).
+_VERIFYING_RE = re.compile(r"(?i)\b\w*(?:verify|validate|check)\w*\s*\(")
+_NUMBER_RE = re.compile(r"(?<![\w.])\d+(?![\w.])")
+
+
+def window_widened(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    for old, new in _pairs(added, removed):
+        if not (_VERIFYING_RE.search(old) and _VERIFYING_RE.search(new)) or _NUMBER_RE.split(old) != _NUMBER_RE.split(new):
+            continue
+        turned = [(int(a), int(b)) for a, b in zip(_NUMBER_RE.findall(old), _NUMBER_RE.findall(new)) if a != b]
+        if len(turned) == 1 and 0 < turned[0][0] and turned[0][1] >= 10 * turned[0][0]:
+            return f"widens what a check lets pass ({turned[0][0]} → {turned[0][1]} in its call: far more values now pass): {paired_quote(old, new)}"
+    return None
+
+
+def turned_worth_a_look(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """A path made the root, a destructive command unasked, a test run made production's, a check's window widened
+    (worth a look, a page's sample too)."""
+    return root_made(added, removed) or confirm_dropped(added, removed) or env_made_production(added, removed) or window_widened(added, removed)
 
 
 # ----- a module required by a look-alike of its name (round 93)
@@ -386,5 +403,5 @@ def swap_slip(added: Sequence[str], removed: Sequence[str]) -> tuple[str, bool] 
     if (grown := unit_grown(added, removed)) is not None:
         return grown
     found = (branches_swapped(added, removed) or step_reversed(added, removed) or refusal_narrowed(added, removed) or reserved_narrowed(added, removed)
-             or command_turned(added, removed) or any_made_many(added, removed) or timeout_removed(added, removed))
+             or turned_worth_a_look(added, removed) or any_made_many(added, removed) or timeout_removed(added, removed))
     return (found, False) if found else None
