@@ -281,17 +281,18 @@ _IMPORT_STATEMENT_RE = re.compile(r"^\s*(?:from\s+[\w.]+\s+import\b|import\b|use
 
 
 # A one-line text in quotes (not a docstring's, whose spaces a formatter trims).
-_QUOTED_TEXT_RE = re.compile(r"\"([^\"\\\n]*)\"|'([^'\\\n]*)'")
+_QUOTED_TEXT_RE = re.compile(r"\"((?:[^\"\\\n]|\\.)*)\"|'((?:[^'\\\n]|\\.)*)'")  # an escape is the text's too
 
 
-def _texts_respaced(added: list[str], removed: list[str]) -> bool:
-    """Whether a text in quotes gained or lost a space: no formatter touches what a string holds (blind 86's toxiproxy:
-    ``HasPrefix(ua, "Mozilla/")`` → ``"Mozilla/ "`` had read as "reformatted only")."""
+def _texts_changed(added: list[str], removed: list[str]) -> bool:
+    """Whether a text in quotes changed: no formatter touches what a string holds (blind 86's toxiproxy: ``HasPrefix(ua,
+    "Mozilla/")`` → ``"Mozilla/ "``; held-out 471's wp-cli: a ``;`` put into a shell argument's safe characters,
+    ``'/^[a-zA-Z0-9_=.\\/:;-]+$/'``, whose semicolon the formatting test drops: both had read as "reformatted only")."""
     def texts(lines: list[str]) -> list[str]:
         return [m.group(1) if m.group(1) is not None else m.group(2) for line in lines if '"""' not in line and "'''" not in line
                 for m in _QUOTED_TEXT_RE.finditer(line)]
     old, new = texts(removed), texts(added)
-    return len(old) == len(new) and any(a != b and a.split() == b.split() for a, b in zip(old, new))
+    return len(old) == len(new) and any(a != b for a, b in zip(old, new))
 
 
 def mechanical_verdict(c: FileChange) -> str | None:
@@ -326,7 +327,7 @@ def mechanical_verdict(c: FileChange) -> str | None:
         return "comments only"
     # Reformatting never changes the letters and digits, in order: a cheap test first.
     if (_NOT_WORD_RE.sub("", "".join(added)) == _NOT_WORD_RE.sub("", "".join(removed)) and _normalized(added) == _normalized(removed)
-            and not _texts_respaced(added, removed)):
+            and not _texts_changed(added, removed)):
         return "reformatted only"
     if c.path.lower().endswith((".py", ".pyi")) and _docstring_only([*added, *removed]):
         return "docstrings only"

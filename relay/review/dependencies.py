@@ -17,7 +17,7 @@ from pathlib import Path
 from relay.core.contracts import FileChange
 from relay.review.file_kinds import glob_any, is_bare_requirements, is_lockfile, is_manifest
 from relay.review.line_shapes import near, squeezed, window
-from relay.review.name_pairs import dep_key, glyph_twins, next_version, owner_lookalike, real_pair, scoped_move
+from relay.review.name_pairs import alias_lookalike, dep_key, glyph_twins, next_version, owner_lookalike, real_pair, scoped_move
 from relay.review.sample_code import code_spans, install_command, installed_names, screen
 from relay.review.setup_lines import lockfile_source
 from relay.review.words import DOCS_BUILD_DIRS, MIXED_MANIFESTS, NOT_DEPS, POPULAR_PACKAGES
@@ -125,15 +125,15 @@ def lookalike_rename(c: FileChange) -> str | None:
                 continue
             if re.sub(r"\d", "", a) == re.sub(r"\d", "", b):
                 continue  # cp38 → cp39: a version inside a name
-            if dep_key(a) == dep_key(b) or (re.sub(r"[-_.]", "", a.lower()) == re.sub(r"[-_.]", "", b.lower()) and a.lower() != a):
-                continue  # pytest_relaxed → pytest-relaxed: one package to pip; pythonVersion → python_version: a key respelled
+            if (dep_key(a) == dep_key(b) and not c.path.endswith((".gradle", ".gradle.kts", "pom.xml"))) or (re.sub(r"[-_.]", "", a.lower()) == re.sub(r"[-_.]", "", b.lower()) and a.lower() != a):
+                continue  # pytest_relaxed → pytest-relaxed: one package to pip (a Maven group's org.apache.commons is not org.apache-commons); pythonVersion → python_version: a key respelled
             if scoped_move(a, b):
                 continue  # babel-core → @babel/core: the same words moved under their owner's scope, not a letter off
             if dep_key(a) in _POPULAR_KEYS and dep_key(b) in _POPULAR_KEYS:
                 continue  # golang.org/x/sync → golang.org/x/sys: one widely used package for another
             if near(a, b):
                 return f"renames a dependency to a look-alike (a typo-squat?): {a[:40]} → {b[:40]}"
-    return None
+    return alias_lookalike(c.added_lines[:400])  # round 119b: the real name kept, a look-alike fetched for it
 
 
 # go.mod's replace directive ("replace a/b v1 => c/d v1", or a line of a replace block): the module built in a's place.

@@ -80,6 +80,19 @@ def _bind_widened(added: Sequence[str], removed: Sequence[str]) -> str | None:
 
 _MOST_ALIKE = 200
 
+# An every-interface host put into a call or a config that named none (round 119b, held-out 460's electionguard GUI:
+# ``eel.start("main.html", size=(1024, 768), port=0)`` → ``…, host="0.0.0.0", port=0)``): the server listened on its
+# default, loopback, and now serves the network. The line is the old one with that one argument put in.
+_ANY_HOST_ARG_RE = re.compile(r"""(?i)\b(?:host|hostname|bind|bind_?addr(?:ess)?|listen(?:_?addr(?:ess)?)?|address)\s*[=:]\s*(['"])(?:0\.0\.0\.0|::)\1\s*,?\s*""")
+
+
+def _any_host_put(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    olds = {squeezed(line.strip()): line for line in removed[:_MOST_ALIKE] if len(line) <= 200}
+    for new in added[:_MOST_ALIKE] if olds else ():
+        if len(new) <= 200 and (m := _ANY_HOST_ARG_RE.search(new)) and (old := olds.get(squeezed((new[:m.start()] + new[m.end():]).strip()))):
+            return f"widens a bind to every interface ({m.group().strip(' ,')} put in: it listened on its default, loopback): {_pair(old, new)}"
+    return None
+
 # A line that only binds to loopback (``"--interface", "127.0.0.1",``, ``--host 127.0.0.1 \``, ``bind: localhost``): what
 # is left once the loopback and the punctuation are gone is one key naming where a listener binds.
 _BIND_KEY_RE = re.compile(r"(?i)^-{0,2}[\w.]*(?:interface|host|bind|listen|addr(?:ess)?)[\w.]*$")
@@ -345,7 +358,7 @@ def screen(line: str) -> bool:
 def turned(path: str, added: Sequence[str], removed: Sequence[str], *, sample: bool = False) -> tuple[str, bool] | None:
     """The first of these kinds the edit turns, with whether it is classic (high). ``sample``: a docs page's lines, read
     only as edits of lines the page stood with."""
-    for found in (_bind_widened(added, removed), _algorithm_mix(added, removed, sample), _http_source(added, removed, sample),
+    for found in (_bind_widened(added, removed) or _any_host_put(added, removed), _algorithm_mix(added, removed, sample), _http_source(added, removed, sample),
                   _loopback_dropped(added, removed), _link_owner_alike(added, removed), host_lookalike(added, removed)):
         if found:
             return found, True

@@ -32,6 +32,7 @@ A docs page's URL or a test edited with its assertions kept is low and never swi
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Sequence
 
 from msgspec.structs import replace
@@ -48,7 +49,7 @@ from relay.review.task_reading import named_words
 from relay.review.turned_lines import changed, line_tokens
 from relay.review.rule_row import Example, fc
 
-__all__ = ["FLOOR_APART_EXAMPLE", "FLOOR_EXAMPLE", "KIND_ROWS", "NOTE_ROWS", "bound_loosened", "danger_line", "dropped_step", "lone_turn", "low_change_apart", "low_change_quote", "names_a_line", "quoted_turns", "value_turned"]
+__all__ = ["FLOOR_APART_EXAMPLE", "FLOOR_EXAMPLE", "KIND_ROWS", "NOTE_ROWS", "bound_loosened", "danger_line", "dropped_step", "lone_turn", "low_change_apart", "low_change_quote", "names_a_line", "pin_dropped", "quoted_turns", "value_turned"]
 
 # The code kinds a slipped line changes the meaning of (not tests' own code, docs prose, data or build files: other
 # readers read those by their lines, and a quote there is more often a sentence or a value than a behaviour).
@@ -116,7 +117,7 @@ def quoted_turns(assessed: Sequence[FileChange], quiet: frozenset[str] = frozens
     every_low = all(c.risk == "low" for c in assessed)
     written: dict[str, set[str]] | None = None  # path -> the names its added lines write, read once when a lone turn asks
     for c in assessed:
-        if c.risk == "low" and file_kind(c.path) == "data" and c.path not in quiet and (bound := bound_loosened(c, asked) or danger_line(c)):
+        if c.risk == "low" and file_kind(c.path) == "data" and c.path not in quiet and (bound := bound_loosened(c, asked) or danger_line(c) or pin_dropped(c)):
             found[c.path] = bound
             continue
         if c.risk == "low" and file_kind(c.path) == "docs" and c.path not in quiet and (sample := page_line(c)):
@@ -386,6 +387,24 @@ def danger_line(c: FileChange) -> str | None:
     added, removed = ([line for line in side if not _COMMENT.match(line)] for side in (c.added_lines, c.removed_lines))
     return page_danger(added, removed, _CODE_DANGERS, where="a code line", names=False) or (
         ("a code line " + found) if (found := shared_folder_searched(added, removed)) else None)
+
+
+# A commit a config pinned, its line deleted and no other hash put for its key (round 119c, held-out 464's trust-manager
+# klone.yaml: ``repo_hash: 4dc1d67a…`` cut under ``repo_ref: main``): what is vendored now follows the branch.
+_PIN_RE = re.compile(r"^\s*-?\s*[\"']?(?P<key>[\w.-]*(?:hash|sha|commit|rev|revision|digest|pin)[\w.-]*)[\"']?\s*[:=]\s*[\"']?(?:sha256:)?[0-9a-f]{40,64}[\"']?\s*,?\s*$", re.I)
+
+
+def pin_dropped(c: FileChange) -> str | None:
+    """"a config line drops a pinned commit (…): <the line>" for a hash-pinning line deleted, its key pinned fewer times after
+    (a commit that moves every pin writes each key as often as it removes it)."""
+    def pins(lines: Sequence[str]) -> list[tuple[str, str]]:
+        return [(m.group("key").lower(), line) for line in lines[:400] if len(line) <= 200 and (m := _PIN_RE.match(line))]
+    gone, put = pins(c.removed_lines), Counter(key for key, _ in pins(c.added_lines))
+    for key, line in gone:
+        if (n := sum(1 for k, _ in gone if k == key)) > put[key]:
+            said = f"removed: {line.strip()[:80]}" if n == 1 else f"{key}: {n} removed, {put[key]} written"
+            return f"a config line drops a pinned commit (what it fetches now follows the branch): {said}"
+    return None
 
 
 # A count of tries a login or a check allows is a bound by its name alone (round 118b, held-out 410's shadow login.defs:

