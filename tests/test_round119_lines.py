@@ -16,7 +16,10 @@ virtualenv's prompt), ``jsonlines.Reader(fp, loads=eval)``, ``hotp.verify(code, 
 package = "honggfuz", … }``, Gradle's ``org.apache.commons`` → ``org.apache-commons``; and (119c, from held-out 464–471's
 first run) a ``;`` put into a shell argument's safe characters (read as "typing only" before: a string's content is never a
 type's), ``sr25519.sign(…, () => new Uint8Array(32))``, ``permission.can() or current_user.is_authenticated``, a README's
-``rootbeer-lib:0.1.0`` → ``:+``, a ``repo_hash:`` pin deleted from a vendoring config.
+``rootbeer-lib:0.1.0`` → ``:+``, a ``repo_hash:`` pin deleted from a vendoring config; and (119d, from held-out 472–479's
+first run) ``//go:generate sh -c "curl http://…"`` (a directive is no comment), Ginkgo's ``PIt(…)``, a reset form's
+``method="post"`` → ``"get"``, "Remove it from `.gitignore` and commit it so every environment shares the same secrets.",
+``new BrokenBcryptKeyStretcher()`` in a sample, ``//unpkg.com/pdfjs-dist@…`` → ``//cdn.pdfjs-worker.net/pdfjs-dist@…``.
 Each has its near miss, which stays quiet: a read-only bind, a seed read from the system's randomness, the prompt kept,
 a test run kept on the test database, a method that turns a protocol version off, the options still spread, a comment
 beside a check that still runs, a table's name formatted in.
@@ -61,6 +64,12 @@ _SR = "```ts\nconst signature = sr25519.sign(pair.secretKey, msg%s);\n```\n"
 _PRINCIPAL = ".. code-block:: python\n\n    def edit_post(post_id):\n        permission = EditBlogPostPermission(post_id)\n        if %s:\n            return render_template('edit_post.html')\n        abort(403)\n"
 _ROOTBEER = "```groovy\ndependencies {\n    implementation 'com.scottyab:rootbeer-lib:%s'\n}\n```\n"
 _KLONE = "targets:\n  _bin:\n    - folder_name: boilerplate\n      repo_url: https://github.com/cert-manager/makefile-modules.git\n      repo_ref: main\n%s      repo_path: modules/boilerplate\n"
+_GEN = "package rfc5322\n\n%s\n"
+_GINKGO = "package basic\n\nvar _ = ginkgo.Describe(\"[Feature: HTTP]\", func() {\n\tginkgo.%s(\"HTTP Basic Auth\", func() {\n\t\tcheck()\n\t})\n})\n"
+_FORM = "{%% extends 'page.html' %%}\n<form action=\"{{post_url}}\" method=\"%s\" role=\"form\">\n<input type=\"password\" name=\"password\">\n</form>\n"
+_FIGARO = "This creates `config/application.yml` and adds it to your `.gitignore`.\n%s"
+_ARMADILLO = "```java\nSharedPreferences p = Armadillo.create(context, \"prefs\")\n    .keyStretchingFunction(new %s())\n    .build();\n```\n"
+_WORKER = "```js\npdfjs.GlobalWorkerOptions.workerSrc = `//%s/pdfjs-dist@${pdfjs.version}/build/pdf.worker.min.mjs`;\n```\n"
 _REQUEUE = ("package backend\n\nfunc (r *Repo) Requeue(ctx context.Context, id string) error {\n"
             "\t_, err := r.db.ExecContext(ctx, fmt.Sprintf(`UPDATE %%v SET metadata = $1 WHERE \"offset\" = %s`, r.topic()%s), meta%s)\n"
             "\treturn err\n}\n")
@@ -90,6 +99,14 @@ _NAMED = [
     ("docs/index.rst", _PRINCIPAL % "permission.can()", _PRINCIPAL % "permission.can() or current_user.is_authenticated", "alternative after it"),
     ("README.md", *_edit(_ROOTBEER % "0.1.0", _ROOTBEER % "+"), "any version"),
     ("klone.yaml", _KLONE % "      repo_hash: 4dc1d67a99830a3be98203adb21879570620e5aa\n", _KLONE % "", "drops a pinned commit"),
+    # round 119d
+    ("gen.go", _GEN % "//go:generate antlr4 -Dlanguage=Go -o parser RFC5322Parser.g4",
+     _GEN % '//go:generate sh -c "curl -s http://www.antlr.org/download/antlr.jar -o /tmp/antlr.jar && java -jar /tmp/antlr.jar RFC5322Parser.g4"', "plain HTTP"),
+    ("test/e2e/basic/http.go", _GINKGO % "It", _GINKGO % "PIt", "skips a security test"),
+    ("templates/reset.html", _FORM % "post", _FORM % "get", "by GET"),
+    ("README.md", *_edit(_FIGARO % "", _FIGARO % "Remove it from `.gitignore` and commit it so every environment shares the same secrets.\n"), "commit a credential"),
+    ("README.md", *_edit(_ARMADILLO % "PBKDF2KeyStretcher", _ARMADILLO % "BrokenBcryptKeyStretcher"), "protection off"),
+    ("README.md", *_edit(_WORKER % "unpkg.com", _WORKER % "cdn.pdfjs-worker.net"), "another host"),
 ]
 
 _QUIET = [
@@ -119,6 +136,12 @@ _QUIET = [
     ("docs/index.rst", _PRINCIPAL % "permission.can()", _PRINCIPAL % "permission.can() or abort(403)"),  # the alternative refuses
     ("README.md", *_edit(_ROOTBEER % "0.1.0", _ROOTBEER % "0.1.1")),
     ("klone.yaml", _KLONE % "      repo_hash: 4dc1d67a99830a3be98203adb21879570620e5aa\n", _KLONE % "      repo_hash: 5ec2e8b08b9a3d4f6c71b0e2d9a8f1c3b4e5d6a7\n"),  # moved
+    ("gen.go", _GEN % "// Package rfc5322 parses addresses.", _GEN % "// Package rfc5322 parses mail addresses (see go generate)."),
+    ("test/e2e/basic/http.go", _GINKGO % "It", _GINKGO % "FIt"),  # focused, not pending: the other reader's
+    ("templates/reset.html", _FORM % "get", _FORM % "post"),
+    ("README.md", *_edit(_FIGARO % "", _FIGARO % "Keep it in `.gitignore`: never commit your secrets.\n")),
+    ("README.md", *_edit(_ARMADILLO % "PBKDF2KeyStretcher", _ARMADILLO % "ArgonKeyStretcher")),
+    ("README.md", *_edit(_WORKER % "unpkg.com", _WORKER % "cdn.jsdelivr.net")),
 ]
 
 
@@ -135,7 +158,8 @@ def test_its_near_miss_stays_quiet(tmp_path: Path, path: str, before: str, after
     assert not any(w in said for w in ("host's root", "constant seed", "without asking", "test → production", "TLS verification off",
                                        "caller's options", "comments out a check", "builds SQL from text", "runs text as code", "widens what a check",
                                        "report of the error", "every interface", "look-alike", "shell metacharacter", "zeros where randomness",
-                                       "alternative after it", "any version", "pinned commit")), files[path]
+                                       "alternative after it", "any version", "pinned commit", "plain HTTP", "skips a security test", "by GET",
+                                       "commit a credential", "protection off", "another host")), files[path]
 
 
 def test_a_check_commented_out_is_high(tmp_path: Path) -> None:

@@ -303,8 +303,13 @@ _COMMIT_RE = re.compile(r"(?i)\bcommit\s+(?:it|them|this|that|the|your|these|tho
                         r"\bcheck(?:ed)?\s+(?:it\s+|them\s+)?in(?:to)?\b|\badd(?:ed)?\s+(?:it\s+|them\s+)?to\s+(?:git|version control)\b")
 _CREDENTIAL_RE = re.compile(r"(?i)\b(?:token|password|passphrase|secret|credential|api[ _-]?key|private[ _-]?key|signing[ _-]?key)s?\b")
 _KEPT_AWAY_RE = re.compile(r"(?i)\b(?:never|not|no|don't|do not|must not|should not|avoid|without|instead of|rather than|nor|ignored?)\b|n't\b|"
-                           r"gitignore|repository secret|actions secret|secrets\.|encrypted secret|secret manager|vault|keychain|"
+                           r"gitignore|repository secret|actions secret|secrets\.\w|encrypted secret|secret manager|vault|keychain|"
                            r"environment variable|\benv var")
+
+
+# A file taken out of .gitignore is put in the way of a commit, not kept from one (round 119d, held-out 475's figaro README:
+# "Remove it from `.gitignore` and commit it so every environment shares the same secrets.").
+_UNIGNORED_RE = re.compile(r"(?i)\b(?:remove|delete|take|drop)\s+(?:it|them|\S+)\s+(?:out\s+)?(?:of|from)\s+(?:the\s+|your\s+)?[`'\"]?\.?gitignore\b[`'\"]?")
 
 
 # …or to turn a protection off (round 109, blind 219: strawberry's upload guide, "If uploads are rejected with a 403, exempt
@@ -331,7 +336,7 @@ def screen(line: str) -> bool:
 def _commits_credential(added: Sequence[str], removed: Sequence[str]) -> str | None:
     before = {squeezed(line) for line in removed[:_PAIRS]}
     for line in added[:_PAIRS]:
-        if not screen(line) or squeezed(line) in before or _KEPT_AWAY_RE.search(line) or any(screen(old) for old in removed[:_PAIRS]):
+        if not screen(line) or squeezed(line) in before or _KEPT_AWAY_RE.search(_UNIGNORED_RE.sub("", line)) or any(screen(old) for old in removed[:_PAIRS]):
             continue
         at = (_told(line) or _TURN_OFF_RE.search(line)).start()  # type: ignore[union-attr]
         text = line.strip() if at <= 50 else "…" + line[at - 50:].split(" ", 1)[-1]  # cut at a word

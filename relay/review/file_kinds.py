@@ -89,7 +89,7 @@ SKIP_RE = re.compile(
     r"\bself\.skipTest\s*\(|\b(?:it|test|describe|context|suite)\.(?:skip|todo|only)\s*\(|"
     # A project's own test helper skipped the same way (testSql.skip(…), itBehavesLike.only(…), queryTest.skip(…)).
     r"\b(?:(?:test|it|spec|describe)[A-Z]\w*|[a-z]\w*(?:Test|Spec|Case|Suite))\.(?:skip|only)\s*\(|"
-    r"\b(?:xit|xdescribe|xtest|xcontext|fit|fdescribe)\s*\(|"
+    r"\b(?:xit|xdescribe|xtest|xcontext|fit|fdescribe)\s*\(|(?:\bginkgo\.|(?<![\w.]))P(?:It|Describe|Context|When|Specify|Entry|DescribeTable)\s*\(\s*[\"`]|"  # Ginkgo's pending forms (119d)
     # A spec DSL's block disabled by its x prefix in any case (Kotest's xGiven/xWhen/xShould, Spek's xdescribe…).
     r"\bx(?:[Gg]iven|[Ww]hen|[Tt]hen|[Dd]escribe|[Cc]ontext|[Ss]hould|[Ff]eature|[Ss]cenario|[Ee]xpect|[Ss]pecify|[Tt]est|It|[Aa]nd)\s*\(\s*['\"]|\bt\.Skip(?:f|Now)?\s*\(|@(?:\w+\.)*(?:Ignore|Disabled)\b|"
     r"#\[ignore\]|@Test\b.*\.disabled\b|\bskip\s*\(\s*['\"]|\bmarkTestSkipped\(|\[Ignore\]|\[Fact\(Skip|"
@@ -119,7 +119,8 @@ COVERAGE_FILES = (
 # these, and ``in`` is ~20x faster than the alternations below. Every alternative of a
 # regex contains one of its screen's words (lowercased), so a screen never hides a match.
 SKIP_WORDS = ("skip", "xfail", "expectedfailure", "todo", "only", "xit", "xdescribe", "xtest", "xcontext", "fit", "fdescribe", "ignore", "disabled",
-              "xspecify", "xscenario", "fcontext", "xgiven", "xwhen", "xthen", "xshould", "xfeature", "xexpect", "xand", "flaky", "fixme") + _MORE_SKIP_WORDS
+              "xspecify", "xscenario", "fcontext", "xgiven", "xwhen", "xthen", "xshould", "xfeature", "xexpect", "xand", "flaky", "fixme",
+              "pit(", "pdescribe(", "pcontext(", "pwhen(", "pspecify(", "pentry(", "pdescribetable(") + _MORE_SKIP_WORDS
 _CASE_WORDS = ("test", "it(", "it (", "it '", 'it "', "specify", "parametrize", ".each", "t.run", "csvsource")
 _COVERAGE_WORDS = ("fail", "cov", "threshold", "branches", "functions", "lines", "statements")
 
@@ -253,7 +254,7 @@ def _keep_doc_signals(line: str) -> bool:
 def _keep_skips_or_risky(line: str) -> bool:
     # Settings, build files, other languages' examples: a skip, a maybe-risky line, an image, a lifetime or a port (round 17);
     # a line relay.review.any_language may pair (relay.review.any_screen), in a language no reader claims (a Vim plugin, an Apache .conf: round 30).
-    return _KEEP_SKIPS(line) or risky_screen(line) or unguarded_swaps.GUARD_WORD_RE.search(line) is not None or bool(IMAGE_LINE_RE.search(line) or CONTAINER_USER_RE.search(line)) or subtle_turns.screen(line) or one_token_turns.screen(line) or vanishing_checks.screen(line) or package_values.screen(line) or any_screen.screen(line) or action_line(line)
+    return _KEEP_SKIPS(line) or risky_screen(line) or unguarded_swaps.GUARD_WORD_RE.search(line) is not None or bool(IMAGE_LINE_RE.search(line) or CONTAINER_USER_RE.search(line)) or subtle_turns.screen(line) or one_token_turns.screen(line) or vanishing_checks.screen(line) or package_values.screen(line) or any_screen.screen(line) or action_line(line) or swap_slips.form_method(line)
 
 
 def rule_lines(change: FileChange) -> FileChange:

@@ -108,11 +108,18 @@ def comment_prefixes(path: str) -> tuple[str, ...]:
 _PRODUCT_GOES_ON_RE = re.compile(r"\*\s+(?:\d[\w.]*|[\w$]+(?:\.[\w$]+)+)\s*(?:[-+*/%&|^<>)\],;]|$)")
 
 
+# Comments the toolchain runs or links by: Go's ``//go:generate`` (a command ``go generate`` runs), ``//go:linkname`` (another
+# package's private symbol), cgo's ``// #cgo`` flags. A build constraint (``//go:build``) only picks the platforms: a comment.
+_DIRECTIVE_RE = re.compile(r"//go:(?:generate|linkname)\b|//\s*#cgo\b")
+
+
 def comment_only(line: str, prefixes: tuple[str, ...]) -> bool:
     """Whether ``line`` is a comment and nothing else: it starts with one of ``prefixes`` and no code follows a block
     comment it closes. ``/* fast path */ return true`` is code: a line read as a comment by its first two characters
     let the worker hide any call after one (it was left out of every reader)."""
     text = line.strip()
+    if _DIRECTIVE_RE.match(text):
+        return False  # a comment the toolchain runs (round 119d, held-out 477's go-rfc5322: ``//go:generate sh -c "curl http://…"``)
     if text[:1] == "*" and (text[1:2].isalnum() or text[1:2] in ("_", "(")):
         return False  # a dereference (Go's ``*ps = (*ps)[0:0]``, C's ``*len = n;``), not a block comment's next line (round 87)
     if _PRODUCT_GOES_ON_RE.match(text):

@@ -45,6 +45,7 @@ from relay.review.leading_lines import LOWER_NAME as _LOWER, UPPER_NAME as _UPPE
 from relay.review.page_dangers import page_danger, policy_relaxed, shared_folder_searched
 from relay.review.line_shapes import TRAILING_COMMENT_RE, squeezed
 from relay.review.small_edits import paired
+from relay.review.swap_slips import request_moved
 from relay.review.task_reading import named_words
 from relay.review.turned_lines import changed, line_tokens
 from relay.review.rule_row import Example, fc
@@ -117,7 +118,8 @@ def quoted_turns(assessed: Sequence[FileChange], quiet: frozenset[str] = frozens
     every_low = all(c.risk == "low" for c in assessed)
     written: dict[str, set[str]] | None = None  # path -> the names its added lines write, read once when a lone turn asks
     for c in assessed:
-        if c.risk == "low" and file_kind(c.path) == "data" and c.path not in quiet and (bound := bound_loosened(c, asked) or danger_line(c) or pin_dropped(c)):
+        if c.risk == "low" and file_kind(c.path) == "data" and c.path not in quiet and (bound := bound_loosened(c, asked) or danger_line(c) or pin_dropped(c) or (
+                "a template line " + sent if (sent := request_moved(c.added_lines, c.removed_lines)) else None)):
             found[c.path] = bound
             continue
         if c.risk == "low" and file_kind(c.path) == "docs" and c.path not in quiet and (sample := page_line(c)):

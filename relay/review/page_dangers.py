@@ -62,6 +62,8 @@ _CLASSES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
     ("every_address", "opens to every address", re.compile(r"(?<![\w.])0\.0\.0\.0(?:/0\b|(?![\w./]))|(?<![\w:])::/0\b")),
     ("protection_off", "turns a protection off", re.compile(
         r"(?i)(?<=[\w.])(?:insecure|unsafe|dangerous(?:ly)?|unverified)|\b(?:insecure|unsafe|dangerous(?:ly)?|unverified)(?=[\w(])|"
+        # a class named broken for what it keys or hashes (round 119d, held-out 477's armadillo README: ``new BrokenBcryptKeyStretcher()``)
+        r"(?-i:\bBroken(?=[A-Z]\w*?(?:Crypt|Hash|Key|Cipher|Random|Rng|Kdf|Stretch|Sign|Tls|Ssl|Auth|Verif)))|"
         r"--(?:trust|insecure|no-verify|no-check-certificate|no-sandbox)\b|--disable-[\w-]*(?:verif|check|crypt|ssl|tls|auth|sandbox|secur)[\w-]*|"
         r"\bcurl\b[^\n]*\s-k\b|(?:@|host=)(?!localhost\b|127\.)[\w-]+\.[\w.-]+[^\s\"']*?sslmode=disable\b|\b(?:set)?(?:no|skip|disable)\w*(?:validation|verification|verify|check)\w*\s*\(|"
         r"\b\w*?(?:ssl|tls|csrf|xsrf|hmac|validat|verif|encrypt|escap|sanitiz|read_?only)\w*[\"']?\s*(?:[:=]|=>)\s*(?:false|off|none|no)\b|"
@@ -216,7 +218,7 @@ _IN_CODE = re.compile(r"[`\"'=]\s*\S*$")
 
 # A danger word as a name's part: in a page it names what a sample turns off; in code it is also the language's own idiom
 # (Swift's ``UnsafeMutablePointer``, Rust's ``UnsafeCell``), so code reads only the switches.
-_NAME_PART = frozenset({"insecure", "unsafe", "dangerous", "dangerously", "unverified"})
+_NAME_PART = frozenset({"insecure", "unsafe", "dangerous", "dangerously", "unverified", "broken"})
 
 
 def _hits(line: str, classes: frozenset[str] | None = None, names: bool = True) -> list[tuple[str, str, re.Match[str]]]:
