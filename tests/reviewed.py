@@ -23,3 +23,18 @@ def review_edits(root: Path, files: dict[str, str], *, before: dict[str, str] | 
     changes, _, assessed = build_review(observe_changes(snap, repo), report=WorkerReport(summary="s", files_changed=list(files)),
                                         workspace=repo, task=task)
     return changes.risk, {c.path: c for c in assessed}
+
+
+def one_edit_named(root: Path, path: str, before: str, after: str, said: str) -> FileChange:
+    """The file ``path`` edited from ``before`` to ``after``, checked to lift the change above low with ``said`` in its
+    first reason (a round's named case), returned for any further look."""
+    risk, files = review_edits(root, {path: after}, before={path: before})
+    assert risk != "low" and said in files[path].reasons[0], files[path]
+    return files[path]
+
+
+def one_edit_says_none(root: Path, path: str, before: str, after: str, words: tuple[str, ...]) -> None:
+    """The same edit's near miss: none of ``words`` (what the round's readers say) in the file's reasons."""
+    _, files = review_edits(root, {path: after}, before={path: before})
+    said = " ".join(files[path].reasons)
+    assert not any(w in said for w in words), files[path]
