@@ -23,7 +23,9 @@ narrowed by a clause (worth a look); a duration's unit and a look-alike import a
 (blind 154): a generated key made a literal (high), in code and in a page's samples. Round 118 (held-out 392's
 mmdbwriter): a special-purpose address block narrowed in place (``172.16.0.0/12`` → ``/16``), and (408's marp-cli) a path
 argument made ``/``; 118c (389's jsonapi-resources) ``errors.any?`` made ``many?``; 118e (425's whois) a network timeout made ``None``; 119
-(held-out 451's tig, 452's mutant) a destructive command's prompt taken off, a test run pointed at production; worth a look.
+(held-out 451's tig, 452's mutant) a destructive command's prompt taken off, a test run pointed at production; 119b (456's
+otp-java) a checking call's number raised tenfold; 119c (471's wp-cli) a shell metacharacter put into a pattern's class; 119d
+(475, 479) a form that posted sent by GET, a package CDN's script fetched from another host; worth a look.
 """
 
 from __future__ import annotations
@@ -384,7 +386,7 @@ def form_method(line: str) -> bool:
 
 def request_moved(added: Sequence[str], removed: Sequence[str]) -> str | None:
     for old, new in _pairs(added, removed):
-        if (m := _POST_RE.search(old)) and _POST_RE.sub(r"\1get", old) == new.replace('"GET"', '"get"').replace("'GET'", "'get'"):
+        if _POST_RE.search(old) and _POST_RE.sub(r"\1get", old) == new.replace('"GET"', '"get"').replace("'GET'", "'get'"):
             return f"sends a form by GET that posted (what it holds rides in the URL, into logs and history): {paired_quote(old, new)}"
         if (m := _CDN_RE.search(old)) and (host := re.search(r"//([\w.-]+\.[a-z]{2,})(?=/)", new)) and not _CDN_RE.search(new) \
                 and old[m.end():].split("/")[:2] == new[host.end():].split("/")[:2] and old[:m.start()] == new[:host.start()]:
@@ -393,8 +395,8 @@ def request_moved(added: Sequence[str], removed: Sequence[str]) -> str | None:
 
 
 def turned_worth_a_look(added: Sequence[str], removed: Sequence[str]) -> str | None:
-    """A path made the root, a destructive command unasked, a test run made production's, a check's window widened
-    (worth a look, a page's sample too)."""
+    """A path made the root, a destructive command unasked, a test run made production's, a check's window widened, a
+    metacharacter allowed, a request moved (above): worth a look, in code and in a page's sample."""
     return (root_made(added, removed) or confirm_dropped(added, removed) or env_made_production(added, removed) or window_widened(added, removed)
             or metachar_allowed(added, removed) or request_moved(added, removed))
 
