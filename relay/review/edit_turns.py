@@ -80,7 +80,7 @@ def _bind_widened(added: Sequence[str], removed: Sequence[str]) -> str | None:
 
 _MOST_ALIKE = 200
 
-# An every-interface host put into a call or a config that named none (round 119b, held-out 460's electionguard GUI:
+# An every-interface host put into a call or a config that named none (round 119c, held-out 460's electionguard GUI:
 # ``eel.start("main.html", size=(1024, 768), port=0)`` → ``…, host="0.0.0.0", port=0)``): the server listened on its
 # default, loopback, and now serves the network. The line is the old one with that one argument put in.
 _ANY_HOST_ARG_RE = re.compile(r"""(?i)\b(?:host|hostname|bind|bind_?addr(?:ess)?|listen(?:_?addr(?:ess)?)?|address)\s*[=:]\s*(['"])(?:0\.0\.0\.0|::)\1\s*,?\s*""")

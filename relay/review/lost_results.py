@@ -230,7 +230,7 @@ def _check_commented_out(added: Sequence[str], removed: Sequence[str]) -> str | 
     return None
 
 
-# The one line that handed a caught error to its handler or reporter deleted (round 119, held-out 456's sucker_punch:
+# The one line that handed a caught error to its handler or reporter deleted (round 119b, held-out 456's sucker_punch:
 # ``SuckerPunch.exception_handler.call(ex, self, args)`` cut from a ``rescue => ex``): what fails is never heard of.
 _REPORT_RE = re.compile(r"(?i)^\s*(?:[\w:.$>-]*[.:>])?(?P<fn>\w*exception_?handler|\w*error_?handler|capture_?exception|report_?(?:error|exception)|"
                         r"notify_?(?:error|exception)|handle_?(?:error|exception)|on_?error)(?:\.call)?\s*[(\s]\s*(?:ex|e|err|error|exc|exception|\$e|\$ex)\b")

@@ -391,13 +391,13 @@ def danger_line(c: FileChange) -> str | None:
         ("a code line " + found) if (found := shared_folder_searched(added, removed)) else None)
 
 
-# A commit a config pinned, its line deleted and no other hash put for its key (round 119c, held-out 464's trust-manager
+# A commit a config pinned, its line deleted, the key pinned fewer times after (round 119c, held-out 464's trust-manager
 # klone.yaml: ``repo_hash: 4dc1d67a…`` cut under ``repo_ref: main``): what is vendored now follows the branch.
 _PIN_RE = re.compile(r"^\s*-?\s*[\"']?(?P<key>[\w.-]*(?:hash|sha|commit|rev|revision|digest|pin)[\w.-]*)[\"']?\s*[:=]\s*[\"']?(?:sha256:)?[0-9a-f]{40,64}[\"']?\s*,?\s*$", re.I)
 
 
 def pin_dropped(c: FileChange) -> str | None:
-    """"a config line drops a pinned commit (…): <the line>" for a hash-pinning line deleted, its key pinned fewer times after
+    """"a config line drops a pinned commit (…): <the line, or the key's counts>" for a hash-pinning line deleted, its key pinned fewer times after
     (a commit that moves every pin writes each key as often as it removes it)."""
     def pins(lines: Sequence[str]) -> list[tuple[str, str]]:
         return [(m.group("key").lower(), line) for line in lines[:400] if len(line) <= 200 and (m := _PIN_RE.match(line))]

@@ -82,7 +82,7 @@ def glyph_twins(a: str, b: str) -> bool:
     return bool(folded(a) & folded(b))
 
 
-# A dependency kept under its own name while another package is fetched for it (round 119b, held-out 461's fuzzer
+# A dependency kept under its own name while another package is fetched for it (round 119c, held-out 461's fuzzer
 # Cargo.toml: ``honggfuzz = "0.5.60"`` → ``honggfuzz = { package = "honggfuz", … }``):
 # the code still says the real name, the build gets the look-alike.
 _ALIAS_RE = re.compile(r"""^\s*["']?(?P<name>[\w.-]+)["']?\s*[=:]\s*\{[^}\n]*\bpackage\s*=\s*["'](?P<pkg>[\w.-]+)["']""")  # (npm's ``npm:`` alias is read where its dependency is)
