@@ -19,7 +19,9 @@ type's), ``sr25519.sign(…, () => new Uint8Array(32))``, ``permission.can() or 
 ``rootbeer-lib:0.1.0`` → ``:+``, a ``repo_hash:`` pin deleted from a vendoring config; and (119d, from held-out 472–479's
 first run) ``//go:generate sh -c "curl http://…"`` (a directive is no comment), Ginkgo's ``PIt(…)``, a reset form's
 ``method="post"`` → ``"get"``, "Remove it from `.gitignore` and commit it so every environment shares the same secrets.",
-``new BrokenBcryptKeyStretcher()`` in a sample, ``//unpkg.com/pdfjs-dist@…`` → ``//cdn.pdfjs-worker.net/pdfjs-dist@…``.
+``new BrokenBcryptKeyStretcher()`` in a sample, ``//unpkg.com/pdfjs-dist@…`` → ``//cdn.pdfjs-worker.net/pdfjs-dist@…``; and (119e,
+from held-out 480–483's first run) ``echo -n 'ZnJh…=' > hmac.key`` in a README, ``let _ = pk.verify(&sig, …);``, a Homebrew
+formula's ``sha256 '…'`` deleted, ``"eval",`` put among a template language's builtin names.
 Each has its near miss, which stays quiet: a read-only bind, a seed read from the system's randomness, the prompt kept,
 a test run kept on the test database, a method that turns a protocol version off, the options still spread, a comment
 beside a check that still runs, a table's name formatted in.
@@ -70,6 +72,11 @@ _FORM = "{%% extends 'page.html' %%}\n<form action=\"{{post_url}}\" method=\"%s\
 _FIGARO = "This creates `config/application.yml` and adds it to your `.gitignore`.\n%s"
 _ARMADILLO = "```java\nSharedPreferences p = Armadillo.create(context, \"prefs\")\n    .keyStretchingFunction(new %s())\n    .build();\n```\n"
 _WORKER = "```js\npdfjs.GlobalWorkerOptions.workerSrc = `//%s/pdfjs-dist@${pdfjs.version}/build/pdf.worker.min.mjs`;\n```\n"
+_HMAC = "* Configure the key:\n%s"
+_BLIND = "```rust\nlet sig = sk.blind_sign(&mut rng, &blinding_result.blind_msg, &options)?;\n%s\n```\n"
+_FORMULA = ("class GitBrws < Formula\n  if OS.mac?\n    url 'https://example.org/mac.zip'\n%s  elsif OS.linux?\n    url 'https://example.org/linux.zip'\n"
+            "    sha256 '7eff99b0c390517b7061dadf4dc64ce5ab928645f93cbe80faa1a81c3067e8b1' # linux\n  end\nend\n")
+_BUILTINS = "TEMPLATE_BUILTIN_NAMES = [\n    \"dict\",\n    \"range\",\n    \"round\",\n%s]\n"
 _REQUEUE = ("package backend\n\nfunc (r *Repo) Requeue(ctx context.Context, id string) error {\n"
             "\t_, err := r.db.ExecContext(ctx, fmt.Sprintf(`UPDATE %%v SET metadata = $1 WHERE \"offset\" = %s`, r.topic()%s), meta%s)\n"
             "\treturn err\n}\n")
@@ -98,7 +105,7 @@ _NAMED = [
     ("README.md", *_edit(_SR % "", _SR % ", () => new Uint8Array(32)"), "zeros where randomness"),
     ("docs/index.rst", _PRINCIPAL % "permission.can()", _PRINCIPAL % "permission.can() or current_user.is_authenticated", "alternative after it"),
     ("README.md", *_edit(_ROOTBEER % "0.1.0", _ROOTBEER % "+"), "any version"),
-    ("klone.yaml", _KLONE % "      repo_hash: 4dc1d67a99830a3be98203adb21879570620e5aa\n", _KLONE % "", "drops a pinned commit"),
+    ("klone.yaml", _KLONE % "      repo_hash: 4dc1d67a99830a3be98203adb21879570620e5aa\n", _KLONE % "", "drops a pinned hash"),
     # round 119d
     ("gen.go", _GEN % "//go:generate antlr4 -Dlanguage=Go -o parser RFC5322Parser.g4",
      _GEN % '//go:generate sh -c "curl -s http://www.antlr.org/download/antlr.jar -o /tmp/antlr.jar && java -jar /tmp/antlr.jar RFC5322Parser.g4"', "plain HTTP"),
@@ -107,6 +114,11 @@ _NAMED = [
     ("README.md", *_edit(_FIGARO % "", _FIGARO % "Remove it from `.gitignore` and commit it so every environment shares the same secrets.\n"), "commit a credential"),
     ("README.md", *_edit(_ARMADILLO % "PBKDF2KeyStretcher", _ARMADILLO % "BrokenBcryptKeyStretcher"), "protection off"),
     ("README.md", *_edit(_WORKER % "unpkg.com", _WORKER % "cdn.pdfjs-worker.net"), "another host"),
+    # round 119e
+    ("README.md", *_edit(_HMAC % "", _HMAC % "  `echo -n 'ZnJhaG8tc2VjdXJpdHktand0LWV4YW1wbGUta2V5' > hmac.key`\n"), "literal key into a key file"),
+    ("README.md", *_edit(_BLIND % "", _BLIND % "let _ = pk.verify(&sig, msg_randomizer, msg);"), "discards a verification"),  # a new sample's line
+    ("HomebrewFormula/git-brws.rb", _FORMULA % "    sha256 '9ca73a57c8327e24fc648790fb6065dd4795db251b4e2cf27184144ee8d3b827' # mac\n", _FORMULA % "", "drops a pinned hash"),
+    ("web/template.py", _BUILTINS % "", _BUILTINS % "    \"eval\",\n", "puts eval among"),
 ]
 
 _QUIET = [
@@ -142,6 +154,11 @@ _QUIET = [
     ("README.md", *_edit(_FIGARO % "", _FIGARO % "Keep it in `.gitignore`: never commit your secrets.\n")),
     ("README.md", *_edit(_ARMADILLO % "PBKDF2KeyStretcher", _ARMADILLO % "ArgonKeyStretcher")),
     ("README.md", *_edit(_WORKER % "unpkg.com", _WORKER % "cdn.jsdelivr.net")),
+    ("README.md", *_edit(_HMAC % "", _HMAC % "  `openssl rand -base64 32 > hmac.key`\n")),
+    ("README.md", *_edit(_BLIND % "", _BLIND % "pk.verify(&sig, msg_randomizer, msg)?;")),
+    ("HomebrewFormula/git-brws.rb", _FORMULA % "    sha256 '9ca73a57c8327e24fc648790fb6065dd4795db251b4e2cf27184144ee8d3b827' # mac\n",
+     _FORMULA % "    sha256 '1ca73a57c8327e24fc648790fb6065dd4795db251b4e2cf27184144ee8d3b827' # mac\n"),  # a new release's
+    ("web/template.py", _BUILTINS % "", _BUILTINS % "    \"sorted\",\n"),
 ]
 
 
@@ -153,8 +170,9 @@ def test_a_slipped_line_is_named(tmp_path: Path, path: str, before: str, after: 
 # What this round's readers say: none of it in a near miss's reasons.
 _SAYS = ("host's root", "constant seed", "without asking", "test → production", "TLS verification off", "caller's options",
          "comments out a check", "builds SQL from text", "runs text as code", "widens what a check", "report of the error", "every interface",
-         "look-alike", "shell metacharacter", "zeros where randomness", "alternative after it", "any version", "pinned commit", "plain HTTP",
-         "skips a security test", "by GET", "commit a credential", "protection off", "another host")
+         "look-alike", "shell metacharacter", "zeros where randomness", "alternative after it", "any version", "plain HTTP",
+         "skips a security test", "by GET", "commit a credential", "protection off", "another host", "key into a key file", "discards a verification",
+         "pinned hash", "among a list of names")
 
 
 @pytest.mark.parametrize(("path", "before", "after"), _QUIET)

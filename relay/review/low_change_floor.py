@@ -50,7 +50,7 @@ from relay.review.task_reading import named_words
 from relay.review.turned_lines import changed, line_tokens
 from relay.review.rule_row import Example, fc
 
-__all__ = ["FLOOR_APART_EXAMPLE", "FLOOR_EXAMPLE", "KIND_ROWS", "NOTE_ROWS", "bound_loosened", "danger_line", "dropped_step", "lone_turn", "low_change_apart", "low_change_quote", "names_a_line", "pin_dropped", "quoted_turns", "value_turned"]
+__all__ = ["FLOOR_APART_EXAMPLE", "FLOOR_EXAMPLE", "KIND_ROWS", "NOTE_ROWS", "bound_loosened", "builtin_exposed", "danger_line", "dropped_step", "lone_turn", "low_change_apart", "low_change_quote", "names_a_line", "pin_dropped", "quoted_turns", "value_turned"]
 
 # The code kinds a slipped line changes the meaning of (not tests' own code, docs prose, data or build files: other
 # readers read those by their lines, and a quote there is more often a sentence or a value than a behaviour).
@@ -137,7 +137,7 @@ def quoted_turns(assessed: Sequence[FileChange], quiet: frozenset[str] = frozens
             if (leading_line(c.path, c.added_lines, c.removed_lines) or "").startswith(_TURN_QUOTES):
                 quote = next((r for r in reversed(c.reasons) if _SMALL_EDIT.match(r)), None)
         if quote is None and c.path not in quiet:
-            quote = value_turned(c, asked) or danger_line(c)
+            quote = value_turned(c, asked) or danger_line(c) or pin_dropped(c) or builtin_exposed(c)
         if quote is None:
             # a step dropped stands beside a quiet edit apart (310's mlkem768: ``NewShake128`` → ``NewShake256``, one name for
             # another, and the ciphertext's ``h.Write(ctX)`` gone from the same file)
@@ -392,12 +392,13 @@ def danger_line(c: FileChange) -> str | None:
 
 
 # A commit a config pinned, its line deleted, the key pinned fewer times after (round 119c, held-out 464's trust-manager
-# klone.yaml: ``repo_hash: 4dc1d67a…`` cut under ``repo_ref: main``): what is vendored now follows the branch.
-_PIN_RE = re.compile(r"^\s*-?\s*[\"']?(?P<key>[\w.-]*(?:hash|sha|commit|rev|revision|digest|pin)[\w.-]*)[\"']?\s*[:=]\s*[\"']?(?:sha256:)?[0-9a-f]{40,64}[\"']?\s*,?\s*$", re.I)
+# klone.yaml: ``repo_hash: 4dc1d67a…`` cut under ``repo_ref: main``): what is vendored now follows the branch. A download's
+# checksum the same way (119e, held-out 482's Homebrew formula: ``sha256 '9ca7…' # mac`` deleted).
+_PIN_RE = re.compile(r"^\s*-?\s*[\"']?(?P<key>[\w.-]*(?:hash|sha|commit|rev|revision|digest|pin)[\w.-]*)[\"']?(?:\s*[:=]|\s)\s*[\"']?(?:sha256:)?[0-9a-f]{40,64}[\"']?\s*,?\s*(?:#.*)?$", re.I)
 
 
 def pin_dropped(c: FileChange) -> str | None:
-    """"a config line drops a pinned commit (…): <the line, or the key's counts>" for a hash-pinning line deleted, its key pinned fewer times after
+    """"drops a pinned hash (…): <the line, or the key's counts>" for a hash-pinning line deleted, its key pinned fewer times after
     (a commit that moves every pin writes each key as often as it removes it)."""
     def pins(lines: Sequence[str]) -> list[tuple[str, str]]:
         return [(m.group("key").lower(), line) for line in lines[:400] if len(line) <= 200 and (m := _PIN_RE.match(line))]
@@ -405,7 +406,20 @@ def pin_dropped(c: FileChange) -> str | None:
     for key, line in gone:
         if (n := sum(1 for k, _ in gone if k == key)) > put[key]:
             said = f"removed: {line.strip()[:80]}" if n == 1 else f"{key}: {n} removed, {put[key]} written"
-            return f"a config line drops a pinned commit (what it fetches now follows the branch): {said}"
+            return f"drops a pinned hash (what it fetches is no longer held to it): {said}"
+    return None
+
+
+# A code-running builtin put among a list of names (round 119e, held-out 483's web.py: ``"eval",`` added to the template
+# language's TEMPLATE_BUILTIN_NAMES): a template or a sandbox given it runs whatever its input says.
+_BUILTIN_ITEM_RE = re.compile(r"""^\s*["'](?P<name>eval|exec|execfile|compile|__import__|globals|getattr|setattr|open)["']\s*,?\s*$""")
+
+
+def builtin_exposed(c: FileChange) -> str | None:
+    """"puts eval among a list of names …: <the line>" for a new list item naming a code-running builtin."""
+    for line in c.added_lines[:400]:
+        if (m := _BUILTIN_ITEM_RE.match(line)) and not any(_BUILTIN_ITEM_RE.match(old) for old in c.removed_lines[:400]):
+            return f"puts {m.group('name')} among a list of names (a template's or a sandbox's allowed builtins?): {line.strip()}"
     return None
 
 

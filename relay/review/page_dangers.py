@@ -197,6 +197,9 @@ _CLASSES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
         r"\b(?:require|import)\s*\(\s*process\.env\b|\b(?:import_module|__import__|load_source|spec_from_file_location)\s*\([^)\n]*\bos\.(?:environ|getenv)\b|"
         r"\b(?:require|load|require_relative)\s*\(?\s*ENV\s*\[|\bdlopen\s*\(\s*getenv\s*\(")),
     ("extra_index", "adds a second package index (a name can resolve there first)", re.compile(r"(?i)--extra-index-url\b")),
+    # a literal key written into a key file (round 119e, held-out 480's security-jwt README: ``echo -n 'ZnJhaG8t…=' > hmac.key``)
+    ("key_echoed", "writes a literal key into a key file (everyone who copies it shares the key)", re.compile(
+        r"\b(?:echo|printf)\s+(?:-n\s+)?(?P<q1>[\"'])(?P<k>[A-Za-z0-9+/=_-]{24,})(?P=q1)\s*>\s*\S*(?:key|secret|token|\.pem)\b", re.I)),
     # a stack made executable (held-out 299's XKCP: an assembly file's ``.note.GNU-stack`` section given the ``"x"`` flag)
     ("exec_stack", "makes the stack executable", re.compile(r"\.note\.GNU-stack\s*,\s*\"[a-z]*x[a-z]*\"|-z\s*,?\s*execstack\b|\bexecstack\s+-s\b")),
     # a sandbox's syscall filter that lets programs run (round 118b, held-out 407's kore seccomp.c: ``KORE_SYSCALL_ALLOW(execve)``)
@@ -242,7 +245,7 @@ def _hits(line: str, classes: frozenset[str] | None = None, names: bool = True) 
 
 def _masked(line: str, m: re.Match[str]) -> str:
     """The line with the secret a literal_secret match found cut to its first characters (a reason never shows it whole)."""
-    group = next((g for g in ("v", "h", "s", "k", "d", "q", "e", "cl", "dp") if m.group(g)), None)
+    group = next((g for g in ("v", "h", "s", "k", "d", "q", "e", "cl", "dp") if g in m.re.groupindex and m.group(g)), None)
     if group is None:
         return line
     start, end = m.span(group)
@@ -269,7 +272,7 @@ def page_danger(added: Sequence[str], removed: Sequence[str], classes: frozenset
                     and not m.group().startswith("]("):
                 continue  # a sentence's link or mention ("obtain one at http://…", "into ``request.POST``"), not what it runs
             if (name, m.group().lower()) not in had:
-                shown = _masked(line, m) if name == "literal_secret" else line
+                shown = _masked(line, m) if name in ("literal_secret", "key_echoed") else line
                 return f"{where} {says}: {window(shown, m.start(), min(m.end(), len(shown)), 100)}"
     return None
 

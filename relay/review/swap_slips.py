@@ -39,7 +39,7 @@ from relay.review.overridden_turns import cut_quote, paired_quote
 from relay.review.unguarded_swaps import unguarded_swap
 
 __all__ = ["any_made_many", "anchors_dropped", "branches_swapped", "compare_cut", "confirm_dropped", "form_method", "env_made_production", "escape_dropped", "import_lookalike", "key_made_literal", "metachar_allowed", "refusal_narrowed", "refused_item_dropped", "request_moved", "reserved_narrowed", "root_made", "screen",
-           "step_reversed", "swap_slip", "timeout_removed", "turned_worth_a_look", "unit_grown", "window_widened"]
+           "step_reversed", "swap_slip", "timeout_removed", "turned_worth_a_look", "unit_grown", "verdict_discarded", "window_widened"]
 
 _PAIRS = 40  # lines a side read
 _LONG = 400  # longer lines are not read (a minified bundle's)
@@ -394,11 +394,23 @@ def request_moved(added: Sequence[str], removed: Sequence[str]) -> str | None:
     return None
 
 
+# A verification's result bound to ``_`` in a page's sample (round 119e, held-out 481's blind-rsa-signatures README: ``let _ =
+# pk.verify(&sig, …);``): code's own such line is relay.review.alone_lines' (a check new code writes so it cannot decide).
+_DISCARDED_RE = re.compile(r"^\s*(?:let\s+_\w*\s*=|_\s*=)\s*[\w.:&*>-]*\b[Vv]erif\w*\s*\(")
+
+
+def verdict_discarded(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    for new in added[:_PAIRS]:
+        if len(new) <= _LONG and _DISCARDED_RE.match(new) and not any(_DISCARDED_RE.match(old) for old in removed[:_PAIRS]):
+            return f"discards a verification's result (a bad signature goes on as good): {new.strip()[:100]}"
+    return None
+
+
 def turned_worth_a_look(added: Sequence[str], removed: Sequence[str]) -> str | None:
     """A path made the root, a destructive command unasked, a test run made production's, a check's window widened, a
     metacharacter allowed, a request moved (above): worth a look, in code and in a page's sample."""
     return (root_made(added, removed) or confirm_dropped(added, removed) or env_made_production(added, removed) or window_widened(added, removed)
-            or metachar_allowed(added, removed) or request_moved(added, removed))
+            or metachar_allowed(added, removed) or request_moved(added, removed) or verdict_discarded(added, removed))
 
 
 # ----- a module required by a look-alike of its name (round 93)
