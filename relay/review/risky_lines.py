@@ -28,37 +28,17 @@ from relay.review import build_lines, classic_cells, classic_lines, classic_plac
 from relay.review.lets_through import SETUID_WORDS
 from relay.review.line_shapes import Screen, edits_line, looks_like_prose, setting_carried, squeezed, window
 from relay.review.secret_lines import ENV_SECRET, SECRET, TAG_SECRET, XML_SECRET, encodes_text, masked
+from relay.review.tls_rows import F as _F, Q as _Q, T as _T, TLS_OFF  # TLS verification's row, out of this module (session 58)
 
 __all__ = ["LINE_CHARS_SHOWN", "SCREENS", "dangerous_call", "insecure_instruction", "looks_like_prose", "risky_screen", "unsafe_value"]
 
 # How much of the line a reason quotes: the reason itself is cut at 120 characters.
 LINE_CHARS_SHOWN = 60
 
-_F, _T, _Q = r"(?:False|false|FALSE|0|None|null|nil|off|Off|OFF|no|No)", r"(?:True|true|TRUE|1|on|On|ON|yes|Yes)", r"['\"]?"
 
 # ----- values turned the unsafe way, on an added line: (what it does, screen words, pattern)
 # The build, CI and script families (relay.review.build_lines) first: their names are the more precise.
-_UNSAFE_VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = build_lines.VALUES + (
-    ("turns TLS verification off", ("verify", "cert_none", "check_hostname", "unverified", "reject", "insecure", "ssl",
-                                    "tls", "certs", "strict-ssl", "--no-check-certificate", "-k", "peer", "hostnameverifier", "trustall", "trustselfsigned", "insecuretrustmanager", "nocertificateverification",
-                                    "acceptanycert", "withoutverifying", "certificate_verifier", "setinsecure", "cert", "allow_all_hostname", "certificatevalidation", "identity", "danger_accept", "ca_cert"), re.compile(
-        # Not a "skip verification" flag set false (kubectl's --insecure-skip-tls-verify=false keeps the check).
-        r"(?<!skip-)(?<!skip-tls-)\bverify(?:_?(?:ssl|certs?|tls|peer|host(?:name)?|mode))?" + _Q + r"\]?\s*[=:]>?\s*" + _F + r"\b|"
-        r"\b(?:ssl_?verify|tls_?verify|verify_?certificate|strict[-_]?ssl|sslverify|ssl_verify_peer)" + _Q + r"\s*[=:]>?\s*" + _F + r"\b|"
-        r"\b(?![A-Z0-9_]*(?:SKIP|NO|DONT|DISABLE|INSECURE)_VERIFY)[A-Z0-9_]*VERIFY_(?:SSL|TLS|CERTS?|PEER|HOST(?:NAME)?)\b['\"]?\s*[=:]\s*['\"]?(?:False|false|FALSE|0)\b|\bCERT_NONE\b|\b(?i:VERIFY_NONE)\b|\b(?:LDAP_)?OPT_X_TLS_(?:NEVER|ALLOW)\b|(?:\|=|(?<![=!<>])=(?!=)|\||,)\s*(?:[\w.]+(?:::|\.))?[A-Z0-9_]*(?:DONT|DO_NOT|NO|SKIP)_VERIFY(?:_[A-Z0-9_]*)?\b|\bca_?certs?\s*=\s*['\"]DISABLED?['\"]|\bssl_cert_reqs\s*=\s*(?:None|['\"](?i:none)['\"])|\bcheck_hostname\s*=\s*" + _F + r"\b|_create_unverified_context|"
-        r"\brejectUnauthorized" + _Q + r"\s*:\s*false\b|NODE_TLS_REJECT_UNAUTHORIZED" + _Q + r"\s*[=:]\s*" + _Q + r"0|"
-        r"\bInsecureSkipVerify\s*[:=]\s*true\b|\binsecure(?:_?skip_?(?:tls_?)?verify)?" + _Q + r"\s*[=:]\s*" + _T + r"\b|"
-        r"danger_accept_invalid_(?:certs|hostnames)\s*\(\s*true|SSL_VERIFY(?:PEER|HOST)\w*\s*,\s*(?:false|0)\b|\w*(?:set_?verify_?peer|setVerifyPeer)\s*\((?:[^()]*,)?\s*(?:false|FALSE|0)\s*\)|"
-        r"\b(?:curl|wget)\b[^|;&#]*\s(?:-k|--insecure|--no-check-certificate)\b|"
-        r"\bssl" + _Q + r"\s*[=:]\s*False\b|postgres(?:ql)?://[^\s'\"]*@(?!localhost\b|127\.0\.0\.1\b|\[::1\])[^\s'\"/?]+[^\s'\"]*[?&]sslmode=disable\b|"
-        # A server config's directive, its value after blanks (Apache, nginx, a module's sample .conf): `SSLProxyVerify none`,
-        # `proxy_ssl_verify off;`, `tls_validate_peer no` (round 30: the same setting the `=`/`:` forms above read).
-        r"(?:^|(?<=\n))[ \t]*(?i:\w*(?:ssl|tls)\w*(?:verify|validate)(?!\w*depth)\w*[ \t]+(?:off|none|no|false|0))[ \t]*;?[ \t]*(?=\n|$)|"
-        r"\b(?:NoopHostnameVerifier|ALLOW_ALL_HOSTNAME_VERIFIER|TrustAllStrategy|TrustSelfSignedStrategy|InsecureTrustManagerFactory|"
-        r"trustAll\w*|NoCertificateVerification|AcceptAnyCert\w*|withoutVerifying)\b|\bset_certificate_verifier\s*\(|(?:\.|->|::)\s*setInsecure\s*\(\s*\)|(?:\.|->|::)\s*(?i:(?:without|disable|skip|ignore)_?(?:strict_?(?:ssl|tls)|(?:ssl|tls)_?(?:verif\w*|check\w*|validation|errors?)|cert(?:ificate)?s?(?:_?(?:verif\w*|check\w*|validation|errors?))?)\s*\()|"
-        # A verification callback that accepts every certificate (Java's setter too: setHostnameVerifier(… -> true), round 24).
-        r"(?:\b|(?<=set)|(?<=setDefault))(?:set_verify|verify_?callback|checkServerIdentity|ServerCertificateValidationCallback|(?i:hostname_?verifier)|verify_?peer_?callback)\b"
-        r".*(?:lambda[^:]*:\s*(?:True|1)\b|(?:=>|->)\s*(?:true|undefined|null)\b|return\s+true\b|\{\s*\$true\s*\})")),  # PowerShell's { $true }
+_UNSAFE_VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = build_lines.VALUES + TLS_OFF + (
     ("turns signature or token checks off", ("verify_signature", "verify_exp", "verify_aud", "none", "ignoreexpiration", "verify", "claimsvalidation",
                                                               "parseunverified", "insecure_decode", "insecuredecode", "decode_unverified"),
      re.compile(r"\bverify_(?:signature|exp|aud|iss|iat|nbf)" + _Q + r"\s*[=:]\s*" + _F + r"\b|"
