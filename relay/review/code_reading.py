@@ -21,7 +21,7 @@ from typing import NamedTuple
 from relay.core.contracts import FileChange
 from relay.core.redact import vendor_secret
 from relay.review.block_moves import CHECK_CALL_RE
-from relay.review.line_shapes import IMPORT_RE, Screen, blocks_kept, comment_prefixes
+from relay.review.line_shapes import IMPORT_RE, Screen, blocks_kept, comment_prefixes, quoted_texts
 from relay.review.platform_lines import silencing_comment
 from relay.review.security_reading import is_advisory_comment
 
@@ -280,8 +280,6 @@ _IMPORT_STATEMENT_RE = re.compile(r"^\s*(?:from\s+[\w.]+\s+import\b|import\b|use
                                   r"(?:require|require_relative|load)\b)")
 
 
-# A one-line text in quotes (not a docstring's, whose spaces a formatter trims).
-_QUOTED_TEXT_RE = re.compile(r"\"((?:[^\"\\\n]|\\.)*)\"|'((?:[^'\\\n]|\\.)*)'")  # an escape is the text's too
 
 
 def _texts_changed(added: list[str], removed: list[str]) -> bool:
@@ -289,8 +287,7 @@ def _texts_changed(added: list[str], removed: list[str]) -> bool:
     "Mozilla/")`` → ``"Mozilla/ "``; held-out 471's wp-cli: a ``;`` put into a shell argument's safe characters,
     ``'/^[a-zA-Z0-9_=.\\/:;-]+$/'``, whose semicolon the formatting test drops: both had read as "reformatted only")."""
     def texts(lines: list[str]) -> list[str]:
-        return [m.group(1) if m.group(1) is not None else m.group(2) for line in lines if '"""' not in line and "'''" not in line
-                for m in _QUOTED_TEXT_RE.finditer(line)]
+        return [text for line in lines if '"""' not in line and "'''" not in line for text in quoted_texts(line)]  # not a docstring's
     old, new = texts(removed), texts(added)
     return len(old) == len(new) and any(a != b for a, b in zip(old, new))
 

@@ -16,7 +16,7 @@ from difflib import SequenceMatcher
 from relay.observe.changes import HUNK_CHARS
 
 __all__ = ["OFFSIDE_EXTS", "blocks_kept", "indent_width", "first_hit", "LINE_CHARS", "READ_LINES", "IMPORT_RE", "FORMATTER_SHARE", "Screen", "edited_sides", "looks_like_prose", "screen_text", "squeezed", "formatter_share", "all_restated", "SHARE_LINES", "near", "window", "word_trie",
-           "comment_only", "span_pairs", "unspaced"]
+           "comment_only", "quoted_texts", "span_pairs", "unspaced"]
 
 # The rules read whole hunks: the changed lines observation keeps (``relay.observe.changes``: up to
 # HUNK_LINES a side, each cut to HUNK_CHARS characters), up to READ_LINES a side of those each rule
@@ -106,6 +106,16 @@ def comment_prefixes(path: str) -> tuple[str, ...]:
 # A block comment's line says words (``* Returns the value.``, ``* @param x``): a worker that multiplied a wrapped TTL by a
 # thousand had "comments … only" said.
 _PRODUCT_GOES_ON_RE = re.compile(r"\*\s+(?:\d[\w.]*|[\w$]+(?:\.[\w$]+)+)\s*(?:[-+*/%&|^<>)\],;]|$)")
+
+
+# A one-line text in quotes, its escapes its own (``"a\\"b"`` is one text): what a string holds, which no formatter and no
+# type annotation changes (relay.review.code_reading's formatting test, relay.review.meaning's typing test).
+_QUOTED_TEXT_RE = re.compile(r"\"((?:[^\"\\\n]|\\.)*)\"|'((?:[^'\\\n]|\\.)*)'")
+
+
+def quoted_texts(line: str) -> Iterator[str]:
+    """The texts in quotes on ``line``, in order (their quotes dropped)."""
+    return (m.group(1) if m.group(1) is not None else m.group(2) for m in _QUOTED_TEXT_RE.finditer(line))
 
 
 # Comments the toolchain runs or links by: Go's ``//go:generate`` (a command ``go generate`` runs), ``//go:linkname`` (another

@@ -15,7 +15,7 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 
-from relay.review.line_shapes import blocks_kept, squeezed
+from relay.review.line_shapes import blocks_kept, quoted_texts, squeezed
 
 __all__ = ["same_meaning", "without_annotations"]
 
@@ -164,14 +164,12 @@ def same_meaning(added: Sequence[str], removed: Sequence[str], path: str | None 
     return _same_meaning(tuple(added), tuple(removed), path is None or path.lower().endswith(_ANNOTATED))
 
 
-# A text in quotes; one that reads as a type (a forward reference, ``"Optional[Foo]"``) is the annotation's.
-_QUOTED_RE = re.compile(r"\"((?:[^\"\\\n]|\\.)*)\"|'((?:[^'\\\n]|\\.)*)'")
+# A text in quotes that reads as a type (a forward reference, ``"Optional[Foo]"``) is the annotation's.
 _TYPE_TEXT_RE = re.compile(r"^[\w.\[\], |]*$")
 
 
 def _texts(lines: Sequence[str]) -> Counter[str]:
-    return Counter(t for line in lines if not _TYPING_IMPORT_RE.match(line) for m in _QUOTED_RE.finditer(line)
-                   if not _TYPE_TEXT_RE.match(t := m.group(1) if m.group(1) is not None else m.group(2)))
+    return Counter(t for line in lines if not _TYPING_IMPORT_RE.match(line) for t in quoted_texts(line) if not _TYPE_TEXT_RE.match(t))
 
 
 @functools.lru_cache(maxsize=256)  # one file's lines are judged again for each view of the change (ranking, packet, parts)

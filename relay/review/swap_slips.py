@@ -46,10 +46,13 @@ _LONG = 400  # longer lines are not read (a minified bundle's)
 _SPAN = 3  # lines a choice is spread over, at most
 
 
-def _pairs(added: Sequence[str], removed: Sequence[str], screen: str | None = None):
-    """Each (old, new) of the first lines a side, both short, ``screen`` in both when given."""
-    olds = [line for line in removed[:_PAIRS] if len(line) <= _LONG and (screen is None or screen in line)]
-    news = [line for line in added[:_PAIRS] if len(line) <= _LONG and (screen is None or screen in line)] if olds else []
+def _pairs(added: Sequence[str], removed: Sequence[str], screen: str | None = None, where: re.Pattern[str] | None = None):
+    """Each (old, new) of the first lines a side, both short, ``screen`` in both and ``where`` matching both when given
+    (each side filtered once, not each pair tested)."""
+    def kept(line: str) -> bool:
+        return len(line) <= _LONG and (screen is None or screen in line) and (where is None or where.search(line) is not None)
+    olds = [line for line in removed[:_PAIRS] if kept(line)]
+    news = [line for line in added[:_PAIRS] if kept(line)] if olds else []
     return ((old, new) for new in news for old in olds if old != new)
 
 
@@ -321,9 +324,7 @@ _ENV_RE = re.compile(r"\b(?P<k>[A-Z]+_ENV|ENVIRONMENT)\s*=\s*[\"']?(?P<v>test|te
 
 
 def confirm_dropped(added: Sequence[str], removed: Sequence[str]) -> str | None:
-    for old, new in _pairs(added, removed):
-        if not (_DESTRUCTIVE_RE.search(old) and _DESTRUCTIVE_RE.search(new)):
-            continue
+    for old, new in _pairs(added, removed, where=_DESTRUCTIVE_RE):
         a, b = old.split(), new.split()
         asked = [t for t in a if _ASKS.match(t) and t not in b] + [t for t in b if _UNASKED.match(t) and t not in a]
         if asked and abs(len(a) - len(b)) <= 1 and len(set(a) ^ set(b)) <= 2:
@@ -347,8 +348,8 @@ _NUMBER_RE = re.compile(r"(?<![\w.])\d+(?![\w.])")
 
 
 def window_widened(added: Sequence[str], removed: Sequence[str]) -> str | None:
-    for old, new in _pairs(added, removed):
-        if not (_VERIFYING_RE.search(old) and _VERIFYING_RE.search(new)) or _NUMBER_RE.split(old) != _NUMBER_RE.split(new):
+    for old, new in _pairs(added, removed, where=_VERIFYING_RE):
+        if _NUMBER_RE.split(old) != _NUMBER_RE.split(new):
             continue
         turned = [(int(a), int(b)) for a, b in zip(_NUMBER_RE.findall(old), _NUMBER_RE.findall(new)) if a != b]
         if len(turned) == 1 and 0 < turned[0][0] and turned[0][1] >= 10 * turned[0][0]:
