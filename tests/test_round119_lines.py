@@ -212,3 +212,14 @@ def test_a_strings_content_changed_is_never_typing_or_formatting(tmp_path: Path)
     _, files = review_edits(tmp_path, {path: _RUNNER % ";"}, before={path: _RUNNER % ""})
     said = " ".join(files[path].reasons)
     assert "typing only" not in said and "reformatted only" not in said and "mechanical" not in said, files[path]
+
+
+def test_a_key_echoed_into_a_key_file_is_named_but_never_shown_whole(tmp_path: Path) -> None:
+    """The page's key reaches the leader's packet cut short: the reason names what it teaches, not the secret."""
+    key = "ZnJhaG8tc2VjdXJpdHktand0LWV4YW1wbGUta2V5"
+    changed = one_edit_named(tmp_path, "README.md", *_edit(_HMAC % "", _HMAC % f"  `echo -n '{key}' > hmac.key`\n"), "literal key into a key file")
+    assert key not in " ".join(changed.reasons), changed.reasons
+    # the reader's own sentence, before the packet cuts reasons to length: the key is cut there, not only by the cap
+    from relay.review.page_dangers import page_danger
+    said = page_danger([f"  `echo -n '{key}' > hmac.key`"], [])
+    assert said is not None and key[:6] in said and key not in said, said
