@@ -6,7 +6,8 @@ file's kind, the kind of change, facts that must or must not hold) is the row's 
 written again here; which rule silences which is the row's ``outranks``. The line readers they call
 live in ``relay.review.code_reading`` and ``relay.review.security_reading``; the checks on a change's shape
 and place rather than its lines (a file deleted, a symlink, a path outside the task's, a file's size) in
-``relay.review.change_checks``.
+``relay.review.change_checks``; the test rows' checks (a test deleted, a case or marker, coverage) in
+``relay.review.test_checks``.
 """
 
 from __future__ import annotations
@@ -16,13 +17,9 @@ import re
 import msgspec
 
 from relay.core.contracts import FileChange
-from relay.review.code_reading import expected_error_widened, params_dropped, weakened
 from relay.review.manifest_fields import listed_items, minified
 from relay.review.file_kinds import (
-    SKIP_RE as _SKIP_LINE,
     CI_GLOBS,
-    COVERAGE_FILES,
-    COVERAGE_RE,
     BUILD_GLOBS,
     SECRET_GLOBS,
     SECRET_TEMPLATES,
@@ -36,7 +33,7 @@ from relay.review.file_kinds import (
 from relay.review.security_reading import added_input_check, changed_length_guard, changed_security_token
 from relay.review.sample_manifests import respelled_in_sample
 from relay.review.constant_random import made_constant
-from relay.review import build_lines, ci_lines, classic_lines, classic_places, code_semantics, docs_samples, guard_reading, line_edits, manifest_lines, platform_lines, risky_lines, sample_code, setup_lines, subtle_turns, taught_lines
+from relay.review import build_lines, ci_lines, classic_lines, code_semantics, docs_samples, guard_reading, line_edits, manifest_lines, platform_lines, risky_lines, sample_code, setup_lines, subtle_turns, taught_lines
 from relay.review.dependencies import (
     dep_key, dep_names, installed_lookalike, lookalike_action, lookalike_new, lookalike_rename, lookalike_replace, new_dependencies, popular_renamed, removed_guard_dependency, replaced_elsewhere,
     touches_dependencies, version_downgrade,
@@ -53,10 +50,10 @@ from relay.review.words import AUTH_WORDS, CI_DATA_EXTS, GENERIC_STEMS, MIGRATIO
 
 __all__ = [
     "auth_word", "beside_security_note", "beside_security_test", "build_config", "ci_build", "ci_config", "ci_credentials", "ci_versions",
-    "coverage_lowered", "dangerous_call", "deleted_test", "downgrades_dependency", "edits_security_line", "for_security_task", "input_check",
+    "dangerous_call", "downgrades_dependency", "edits_security_line", "for_security_task", "input_check",
     "length_guard", "lines", "lockfile", "lookalike_dependency", "loosens_check", "manifest", "migration", "named_by_security_note",
-    "named_by_security_task", "new_dependency", "removed_assertions", "removes_guard", "removes_tested_module", "removes_tested_name", "secret_path",
-    "secret_template", "security_tokens", "skip_marker", "skip_with_new_test", "skips_security_test", "switches_off", "unsafe_value", "weakens_check",
+    "named_by_security_task", "new_dependency", "removes_guard", "secret_path",
+    "secret_template", "security_tokens", "switches_off", "unsafe_value", "weakens_check",
 ]
 
 Detail = bool | str | None
@@ -95,100 +92,6 @@ def beside_security_note(f: FileFacts, ctx: RiskContext) -> Detail:
 
 def for_security_task(f: FileFacts, ctx: RiskContext) -> Detail:
     return ctx.task_security or None
-
-
-# ----- tests
-
-
-def deleted_test(f: FileFacts, ctx: RiskContext) -> Detail:
-    return lines(f.change.deletions) if f.change.deletions else True
-
-
-def removes_tested_module(f: FileFacts, ctx: RiskContext) -> Detail:
-    # A module deleted together with its own tests: a public name goes, on purpose (an API removal).
-    return f.subject if f.subject in ctx.removed_tests else None
-
-
-# A definition's name on a changed line: def/function/class/fn/func/sub NAME.
-_DEFINES_RE = re.compile(r"^\s*(?:export\s+|pub\s+|async\s+|public\s+|static\s+)*(?:def|function|class|fn|func|sub|module)\s+(\w+)")
-
-
-def _defined(lines: list[str]) -> set[str]:
-    return {m.group(1).replace("_", "").lower() for line in lines if (m := _DEFINES_RE.match(line))}
-
-
-def removes_tested_name(f: FileFacts, ctx: RiskContext) -> Detail:
-    # A function or class the change removes whose own test file it deletes: an endpoint or public
-    # name taken away (healthchecks' bounce view, its test_bounce.py deleted with it).
-    if not ctx.removed_tests:
-        return None
-    gone = (_defined(f.change.removed_lines) - _defined(f.change.added_lines)) & ctx.removed_tests
-    return min(gone) if gone else None
-
-
-def removed_assertions(f: FileFacts, ctx: RiskContext) -> Detail:
-    if not f.complete:  # lines not kept may hold the cases it seems to lose
-        return None
-    cases, asserts = weakened(f.change)
-    if cases:
-        return f"{cases} test case{'s' if cases != 1 else ''}"
-    return f"{asserts} assertion{'s' if asserts != 1 else ''}" if asserts else params_dropped(f.change) or expected_error_widened(f.change)
-
-
-def skip_marker(f: FileFacts, ctx: RiskContext) -> Detail:
-    return f.new_skips[0][:40]
-
-
-# A test named for a security property: skipping it turns a guard's own proof off.
-_SECURITY_TEST_WORDS_RE = re.compile(
-    r"(?i)verif|auth|csrf|xsrf|xss|ssl|tls|cert|permission|password|passwd|token|saniti|escap|inject|travers|secur|signature|"
-    r"session|login|forbid|unauthori|privileg|access|origin|redirect|cors|hmac|crypt|secret" + classic_places.SECURITY_TEST_WORDS)
-
-
-_SUITE_SKIP_RE = re.compile(r"\b(?:(?:describe|context|suite)\.skip|xdescribe|xcontext)\s*\(\s*['\"`]")
-
-
-def skips_security_test(f: FileFacts, ctx: RiskContext) -> Detail:
-    """The skip marker the change adds to a test named for a security property: the marker's own line, the lines
-    written next to it (a decorator's test), or the test file's name (test_csrf.py) says which."""
-    if not f.new_skips:
-        return None
-    added = f.change.added_lines
-    if f.adds_case:
-        # Among new cases a skipped one is often work to come; a security suite skipped on its own line (``describe.skip('verify'``,
-        # round 37, blind 59) is not, nor a case that stood before without its marker (round 109, blind 214: hawk's replay test).
-        return next((line.strip()[:60] for line in added if (_SUITE_SKIP_RE.search(line) or classic_places.marked_old_case(line, f.change.removed_lines)) and _SECURITY_TEST_WORDS_RE.search(line)), None)
-    named_file = bool(_SECURITY_TEST_WORDS_RE.search(f.name))
-    for i, line in enumerate(added):
-        if _SKIP_LINE.search(line) and (named_file or any(_SECURITY_TEST_WORDS_RE.search(near) for near in added[max(i - 1, 0):i + 2])):
-            return line.strip()[:60]
-    return None
-
-
-def skip_with_new_test(f: FileFacts, ctx: RiskContext) -> Detail:
-    return f.new_skips[0][:40]
-
-
-def _coverage_values(text: list[str]) -> dict[str, float]:
-    out: dict[str, float] = {}
-    for line in text:
-        for found in COVERAGE_RE.finditer(line):
-            out.setdefault(found.group("key").lower().replace("_", "-"), float(found.group("value")))
-    return out
-
-
-def coverage_lowered(f: FileFacts, ctx: RiskContext) -> Detail:
-    if not glob_any(f.path, COVERAGE_FILES):
-        return None
-    before = _coverage_values(f.change.removed_lines)
-    after = _coverage_values(f.change.added_lines)
-    for key, old in before.items():
-        new = after.get(key)
-        if new is None:
-            return f"removes {key} {old:g}"
-        if new < old:
-            return f"{key} {old:g} → {new:g}"
-    return None
 
 
 # ----- the one risky line: read wherever code lives (examples and docs too), a sentence of prose left out

@@ -16,7 +16,7 @@ reasons are theirs, notes first, then highest risk first, then in table order. `
 
 from __future__ import annotations
 
-from relay.review import change_checks, checks, sample_code  # sample_code: round 34's row cases
+from relay.review import change_checks, checks, sample_code, test_checks  # sample_code: round 34's row cases
 from relay.review.apart_edits import edit_apart, looser_run, note_apart
 from relay.review.let_through import let_through_row as _let_through
 from relay.review.state_turns import named_turn as _named_turn, state_turn_row as _state_turn
@@ -297,30 +297,30 @@ RULES: tuple[Rule, ...] = (
     # ----- tests weakened
     # ----- public names removed: a module deleted with its own tests (its tests stay "deletes a test file": in a refactor
     # that moves the module's code, the deleted tests are the finding)
-    Rule("removes_tested_module", "high", "removes a module and its tests (public API: {detail})", checks.removes_tested_module,
+    Rule("removes_tested_module", "high", "removes a module and its tests (public API: {detail})", test_checks.removes_tested_module,
          scope=Scope(kinds=("source",), changes=("deleted",), needs=("is_code",)), outranks=("deleted_file",), example=Example(
              _fc("lib/liquid/tags/local.rb", kind="deleted", deletions=30), "removes a module and its tests (public API: local)",
              _fc("lib/liquid/tags/cycle.rb", kind="deleted", deletions=30),
              RiskContext(removed_tests=frozenset({"local"})))),
-    Rule("removes_tested_name", "high", "removes {detail} and its tests (public API)", checks.removes_tested_name,
+    Rule("removes_tested_name", "high", "removes {detail} and its tests (public API)", test_checks.removes_tested_name,
          scope=Scope(kinds=("source",), changes=("modified", "renamed"), unless=("mechanical",)), example=Example(
              _fc("hc/api/views.py", deletions=3, removed_lines=["@csrf_exempt", "def bounce(request, code):", "    return HttpResponse()"]),
              "removes bounce and its tests (public API)",
              _fc("hc/api/views.py", deletions=2, removed_lines=["def bounce_count(request):", "    return 0"]),
              RiskContext(removed_tests=frozenset({"bounce"})))),
-    Rule("deleted_test", "high", "deletes a test file", checks.deleted_test, scope=Scope(kinds=("test",), changes=("deleted",), needs=("is_code",)),
+    Rule("deleted_test", "high", "deletes a test file", test_checks.deleted_test, scope=Scope(kinds=("test",), changes=("deleted",), needs=("is_code",)),
          example=Example(_fc("tests/test_api.py", kind="deleted", deletions=40), "deletes a test file (40 lines)",
                          _fc("tests/data/sample.txt", kind="deleted", deletions=3))),
-    Rule("removed_assertions", "high", "test weakened: removes {detail}", checks.removed_assertions,
+    Rule("removed_assertions", "high", "test weakened: removes {detail}", test_checks.removed_assertions,
          scope=Scope(kinds=("test",), not_changes=("deleted",)), example=Example(
              _fc("tests/test_api.py", deletions=2, removed_lines=["    assert r.status == 200", "    assert r.json()"]),
              "test weakened: removes 2 assertions",
              _fc("tests/test_api.py", deletions=1, additions=1, removed_lines=["    assert x == 1"], added_lines=["    assert x == 2"]))),
-    Rule("skip_marker", "high", "adds a skip/focus marker ({detail})", checks.skip_marker,
+    Rule("skip_marker", "high", "adds a skip/focus marker ({detail})", test_checks.skip_marker,
          scope=Scope(needs=("skips_added",), unless=("adds_case",)), example=Example(
              _fc("tests/test_api.py", added_lines=["@pytest.mark.skip(reason='later')"]), "adds a skip/focus marker (@pytest.mark.skip)",
              _fc("tests/test_api.py", added_lines=["@pytest.mark.xfail(reason='bug 12')", "def test_bug_12():"]))),
-    Rule("skips_security_test", "high", "skips a security test: {detail}", checks.skips_security_test,
+    Rule("skips_security_test", "high", "skips a security test: {detail}", test_checks.skips_security_test,
          scope=Scope(needs=("skips_added",)), leads=True, outranks=("skip_marker", "removed_assertions", "skip_with_new_test"), example=Example(
              _fc("spec/client/ssl_spec.rb", additions=1, deletions=1, removed_lines=["  it 'verifies the server hostname' do"],
                  added_lines=["  xit 'verifies the server hostname' do"]),
@@ -330,12 +330,12 @@ RULES: tuple[Rule, ...] = (
                      "describe.skip('verify', () => {", "  it('accepts a signature', () => {})"]),
                      "skips a security test: describe.skip('verify', () => {", _fc("test/layout.js", kind="added", additions=2, added_lines=[
                      "describe.skip('layout', () => {", "  it('wraps a line', () => {})"])),)),
-    Rule("skip_with_new_test", "medium", "new test added with a skip/focus marker ({detail})", checks.skip_with_new_test,
+    Rule("skip_with_new_test", "medium", "new test added with a skip/focus marker ({detail})", test_checks.skip_with_new_test,
          scope=Scope(needs=("skips_added", "adds_case")), example=Example(
              _fc("tests/test_api.py", added_lines=["@pytest.mark.xfail(reason='bug 12')", "def test_bug_12():", "    assert parse('') == []"]),
              "new test added with a skip/focus marker (@pytest.mark.xfail)",
              _fc("tests/test_api.py", added_lines=["@pytest.mark.xfail(reason='bug 12')"]))),
-    Rule("coverage_lowered", "high", "lowers a coverage threshold ({detail})", checks.coverage_lowered, example=Example(
+    Rule("coverage_lowered", "high", "lowers a coverage threshold ({detail})", test_checks.coverage_lowered, example=Example(
         _fc("pyproject.toml", removed_lines=["fail_under = 90"], added_lines=["fail_under = 80"]), "lowers a coverage threshold (fail-under 90 → 80)",
         _fc("pyproject.toml", removed_lines=["fail_under = 80"], added_lines=["fail_under = 90"]))),
     # ----- secrets, security-relevant code and what runs with the project's credentials
