@@ -122,7 +122,7 @@ def _dangerous_call(f: FileFacts, ctx: RiskContext) -> Detail:
     return (build_lines.with_hosts(risky_lines.dangerous_call(added, removed, prose_too=f.kind != "docs"), added, removed)
             or (lookalike_action(f.change) or ci_lines.ci_line(added, removed, ctx.ci_triggers.get(f.path, "")) if f.kind == "ci" else None)
             or build_lines.pair_line(added, removed, commands=f.kind != "docs")
-            or line_edits.hidden_module(added, removed) or classic_lines.safe_sounding_alias(added, removed) or classic_lines.uncleared_alloc(added, removed)
+            or line_edits.hidden_module(added, removed) or classic_lines.safe_sounding_alias(added, removed, go=f.path.endswith(".go")) or classic_lines.uncleared_alloc(added, removed)
             # a docs page's samples only: a sentence's inline code that explains a prefix match is no equality weakened
             # (blind 97's peewee: querying.rst's ``User.username.startswith('ch')`` was called high, a benign file)
             or classic_lines.prefix_for_equality(*((docs_samples.sample_lines(added), docs_samples.sample_lines(removed))

@@ -192,6 +192,9 @@ def prefix_for_equality(added: Sequence[str], removed: Sequence[str]) -> str | N
 # ----- a name imported under a safer-sounding alias: "from random import Random as SystemRandom"
 _IMPORT_LINE_RE = re.compile(r"^\s*(?:from\s+\S+\s+import\b|import\b|export\s*\{|use\b|alias\b)")
 _AS_RE = re.compile(r"\b(?P<name>[\w$]+)\s+as\s+(?P<alias>[\w$]+)")
+# Go names its alias before the path (round 120, held-out 486's git-sizer: ``"github.com/cli/safeexec"`` made
+# ``safeexec "os/exec"``, every ``safeexec.LookPath`` now the lookup that finds a program in the working folder).
+_GO_ALIAS_RE = re.compile(r"^\s*(?:import\s+)?(?P<alias>[A-Za-z_]\w*)\s+\"(?P<name>[\w./-]+)\"\s*(?://.*)?$")
 # A code-running call bound to a name (round 53: blind 76's pyparsing example, ``from ast import literal_eval`` made
 # ``literal_eval = eval``): the later calls read as the safe one.
 _BOUND_RE = re.compile(r"^\s*(?:(?:const|let|var)\s+)?(?P<alias>[A-Za-z_$][\w$]*)\s*=\s*(?P<name>eval|exec|Function|"
@@ -199,17 +202,19 @@ _BOUND_RE = re.compile(r"^\s*(?:(?:const|let|var)\s+)?(?P<alias>[A-Za-z_$][\w$]*
 _SAFE_WORDS = ("secure", "safe", "system", "crypto", "secret", "sanitiz", "escap", "verif", "constanttime", "strict", "trusted")
 
 
-def safe_sounding_alias(added: Sequence[str], removed: Sequence[str]) -> str | None:
+def safe_sounding_alias(added: Sequence[str], removed: Sequence[str], *, go: bool = False) -> str | None:
     """"imports a name under a safer-sounding alias: …" when an added import renames a name to one that claims a
     safety (secure, system, crypto, sanitize…) the name itself does not carry, or "binds eval to another name" when a
-    code-running call is given a name of its own (every call through it runs code); None otherwise."""
+    code-running call is given a name of its own (every call through it runs code); None otherwise. ``go``: the lines are Go's,
+    whose import names its alias first (elsewhere ``system "bin/setup"`` is Ruby running a program)."""
     before = {squeezed(line.strip()) for line in removed}
     for line in added:
         if (b := _BOUND_RE.match(line)) and squeezed(line.strip()) not in before and b.group("alias") != b.group("name"):
             return f"binds {b.group('name')} to another name (what is passed to {b.group('alias')} runs as code): {line.strip()[:_QUOTE]}"
-        if not _IMPORT_LINE_RE.match(line) or squeezed(line.strip()) in before:
+        aliased = _GO_ALIAS_RE.match(line) if go else None
+        if not (aliased or _IMPORT_LINE_RE.match(line)) or squeezed(line.strip()) in before:
             continue
-        for m in _AS_RE.finditer(line):
+        for m in ([aliased] if aliased else _AS_RE.finditer(line)):
             name, alias = m.group("name").lower(), m.group("alias").lower()
             # (an "unsafe_"/"insecure_" name carries no safety: round 79, cattrs' `unsafe_load as safe_load`)
             claimed = [w for w in _SAFE_WORDS if w in alias and w not in re.sub(r"unsafe|insecure|unverif\w*|unescap\w*|unsanitiz\w*", "", name)]

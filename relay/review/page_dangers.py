@@ -143,6 +143,9 @@ _CLASSES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
         # a registry's token or password given on the command line (round 118f, held-out 432's rust-umbral PUBLISHING.md:
         # ``cargo login cio8Kq3v…``; ``docker login -p …``)
         r"\bcargo\s+login\s+(?P<cl>(?=[\w-]*\d)(?=[\w-]*[a-z])[\w-]{20,})|\bdocker\s+login\b[^\n|]*?\s(?:-p|--password)[= ](?P<dp>[^\s$'\"`<{]{6,})|"
+        # a setting that says it holds a plain-text password, given one (round 120, held-out 484's cloud-init example:
+        # ``plain_text_passwd: newsuper2026`` for a sudo user, the lock taken off beside it)
+        r"\bplain_?text_?pass(?:word|wd)?[\"']?\s*[:=]\s*(?P<pt>[\"']?[^\s\"'#]{6,}[\"']?)|"
         # a config directive's key given by a space, the line's whole (round 118, held-out 387's imageproxy README, a
         # Caddyfile's ``signature_key "imgpx-9f3b…"``): letters and digits both, not a placeholder or a reference
         r"^\s*[\w-]*(?:(?:signature|signing|secret|hmac|shared|master|encryption|api)[_-]?key|secret|passphrase|password|token)\s+"
@@ -200,6 +203,10 @@ _CLASSES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
     # a literal key written into a key file (round 119e, held-out 480's security-jwt README: ``echo -n 'ZnJhaG8t…=' > hmac.key``)
     ("key_echoed", "writes a literal key into a key file (everyone who copies it shares the key)", re.compile(
         r"\b(?:echo|printf)\s+(?:-n\s+)?(?P<q1>[\"'])(?P<k>[A-Za-z0-9+/=_-]{24,})(?P=q1)\s*>\s*\S*(?:key|secret|token|\.pem)\b", re.I)),
+    # a secret copied into a plain file on its way through a pipe (round 120, held-out 490's mintotp README: ``… | tee
+    # ~/totp-secret.txt | gpg -c -o secret.gpg``, the encrypted copy's plain twin left in the home folder)
+    ("secret_teed", "keeps a plain copy of a secret in a file", re.compile(
+        r"(?:\||^\s*(?:\$\s+)?|[;&]\s*)\s*(?:sudo\s+)?tee\s+(?:-a\s+)?[\"']?[~$\w./{}-]*(?:secret|token|passw|credential)[\w.-]*", re.I)),
     # a stack made executable (held-out 299's XKCP: an assembly file's ``.note.GNU-stack`` section given the ``"x"`` flag)
     ("exec_stack", "makes the stack executable", re.compile(r"\.note\.GNU-stack\s*,\s*\"[a-z]*x[a-z]*\"|-z\s*,?\s*execstack\b|\bexecstack\s+-s\b")),
     # a sandbox's syscall filter that lets programs run (round 118b, held-out 407's kore seccomp.c: ``KORE_SYSCALL_ALLOW(execve)``)
@@ -232,7 +239,7 @@ def _hits(line: str, classes: frozenset[str] | None = None, names: bool = True) 
         for m in pattern.finditer(line):
             if not names and name == "protection_off" and m.group().lower() in _NAME_PART:
                 continue
-            if name == "literal_secret" and (_PLACEHOLDER.search(m.group("v") or m.group("h") or m.group("s") or m.group("k") or m.group("d") or m.group("q") or m.group("e") or m.group("cl") or m.group("dp") or (m.group("u") or "").lstrip(":/") or m.group("c").split("=")[-1])
+            if name == "literal_secret" and (_PLACEHOLDER.search(m.group("v") or m.group("h") or m.group("s") or m.group("k") or m.group("d") or m.group("q") or m.group("e") or m.group("cl") or m.group("dp") or m.group("pt") or (m.group("u") or "").lstrip(":/") or m.group("c").split("=")[-1])
                                              or (m.group("h") and _NOT_SECRET_HEX.search(line[max(0, m.start() - 30):m.start()]))):
                 continue
             if name == "literal_secret" and m.group("s") and not _NAMES_A_PASSWORD.search(line):
@@ -245,7 +252,7 @@ def _hits(line: str, classes: frozenset[str] | None = None, names: bool = True) 
 
 def _masked(line: str, m: re.Match[str]) -> str:
     """The line with the secret a literal_secret match found cut to its first characters (a reason never shows it whole)."""
-    group = next((g for g in ("v", "h", "s", "k", "d", "q", "e", "cl", "dp") if g in m.re.groupindex and m.group(g)), None)
+    group = next((g for g in ("v", "h", "s", "k", "d", "q", "e", "cl", "dp", "pt") if g in m.re.groupindex and m.group(g)), None)
     if group is None:
         return line
     start, end = m.span(group)

@@ -211,6 +211,10 @@ CODE_EXTS = frozenset(
     # Code included into code: C's and PHP's ``.inc``, C++'s inline and template bodies, CUDA (round 112: held-out 299's
     # XKCP ``KeccakSponge.inc``, its rate check's ``||`` made ``&&``, was read as data and no line reader saw it).
     + "inc inl ipp tcc cu cuh".split()
+    # Languages read as data until round 120 (held-out 488's node-cache: a TTL's multiplier in CoffeeScript raised
+    # sixtyfold, and no line reader saw it): CoffeeScript, Crystal, Solidity, Haxe, Tcl, fish, PowerShell's modules, F#'s
+    # scripts and signatures, the Lisps, Gleam, PureScript, GDScript, Vala, Odin, Raku, Nushell, awk, ksh.
+    + "coffee litcoffee cr sol hx tcl fish psm1 fsx fsi el lisp scm rkt cljc gleam purs gd vala odin raku nu awk ksh".split()
 )
 _DOC_EXTS = frozenset("md markdown rst adoc asciidoc txt rdoc org textile pod tex msg".split())
 _DOC_NAMES = (

