@@ -21,7 +21,7 @@ from typing import NamedTuple
 from relay.core.contracts import FileChange
 from relay.core.redact import vendor_secret
 from relay.review.block_moves import CHECK_CALL_RE
-from relay.review.line_shapes import IMPORT_RE, Screen, blocks_kept, comment_prefixes, quoted_texts
+from relay.review.line_shapes import IMPORT_RE, Screen, blocks_kept, comment_prefixes, quoted_texts, squeezed
 from relay.review.platform_lines import silencing_comment
 from relay.review.security_reading import is_advisory_comment
 
@@ -29,9 +29,11 @@ __all__ = [
     "ASSERT_WORDS",
     "CASE_RE",
     "COMPARE_CALL_RE",
+    "LOOP_RE",
     "PARAM_RE",
     "ROW_RE",
     "SCREENS",
+    "cases_sliced",
     "params_dropped",
     "test_counts",
     "weakened",
@@ -153,6 +155,24 @@ def params_dropped(c: FileChange) -> str | None:
         if (found := _param_items(line)) and found[0] in olds and set(found[1]) < set(olds[found[0]]):
             gone = [item for item in olds[found[0]] if item not in found[1]]
             return f"{len(gone)} parameter{'s' if len(gone) != 1 else ''} of its runs ({', '.join(gone)[:40]})"
+    return None
+
+
+# A test's loop over its table cut to the first few (round 120c, held-out 492's blake2s: ``for i, v := range goldenKeyed {``
+# → ``range goldenKeyed[:1]``): the cases after them are never run, and no case is deleted for ``weakened`` to count.
+_SLICED_RE = re.compile(r"(?P<x>[\w$\])]+)(?P<s>\[\s*0?\s*:\s*\d+\s*\]|\[\s*\.\.=?\s*\d+\s*\]|\.slice\(\s*0\s*,\s*\d+\s*\)|"
+                       r"\.(?:take|first|limit)\(\s*\d+\s*\))")
+LOOP_RE = re.compile(r"\bfor\b|\brange\b|\.each\b|\.forEach\b|\.map\b|\bwhile\b|\.iter\(\)|\bparametrize\b")  # kept in tests (file_kinds)
+
+
+def cases_sliced(c: FileChange) -> str | None:
+    """"the cases after the first N (X[:N])" where a test's loop header kept its line but sliced what it walks; None otherwise."""
+    olds = {squeezed(line) for line in c.removed_lines[:200] if LOOP_RE.search(line)}
+    for line in c.added_lines[:200] if olds else ():
+        for m in _SLICED_RE.finditer(line):
+            if squeezed(line[:m.start("s")] + line[m.end("s"):]) in olds:
+                n = re.search(r"\d+", m.group("s"))
+                return f"the cases after the first {n.group() if n else 'few'} ({m.group('x')}{m.group('s')})"
     return None
 
 

@@ -52,6 +52,28 @@ VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
     ("lifts a call's limit to no end", ("max", "limit", "_size", "_length", "_len", "_count", "_depth"), re.compile(
         r"(?i)\(\s*(?:[^()]{0,200}?,\s*)?(?P<at>\w*(?:max|limit)\w*|\w*_(?:size|length|len|count|depth))\s*=\s*"
         r"(?:2\s*\*\*\s*(?:3[2-9]|[4-9]\d)|1\s*<<\s*(?:3[2-9]|[4-9]\d)|\d{11,}|10\s*\*\*\s*(?:1\d|[2-9]\d))(?![\w.])")),
+    # round 120c (held-out 496's iroh, a ``//!`` sample: ``recv_stream.read_to_end(10)`` → ``read_to_end(usize::MAX)``): a
+    # read's size limit given its type's maximum, which is no limit at all; a peer sends until the memory is gone
+    ("lifts a read's size limit to no end", ("::max", "maxsize", "maxint", "max_safe", "max_value", "size_max", "int_max"), re.compile(
+        r"(?i)\b(?:read_to_end|read_to_string|read_exact|read_limited|recv\w*|\w*read\w*_limit|with_limit|set_\w*limit\w*|max_(?:body|read|message|frame|payload)\w*)\s*"
+        r"(?:\(\s*(?:[^()]{0,80}?,\s*)?|[=:]\s*)(?P<at>(?-i:(?:usize|u64|u32|isize|i64|i32)::MAX|sys\.maxsize|math\.MaxInt(?:64|32)?|Number\.MAX_(?:SAFE_INTEGER|VALUE)|"
+        r"(?:Integer|Long)\.MAX_VALUE|SIZE_MAX|INT_MAX|PHP_INT_MAX))(?![\w.])")),
+    # round 120c (held-out 498's redis-js README: ``token: process.env.NEXT_PUBLIC_UPSTASH_REDIS_REST_TOKEN``): a secret read
+    # from a variable the framework inlines into the browser's bundle (Next.js, Vite, Create React App, Expo, Nuxt,
+    # Gatsby, SvelteKit's public prefixes); a publishable or anonymous key is meant for the browser and stays quiet
+    ("ships a secret to the browser (a public-prefixed variable)", ("public_", "vite_", "react_app_", "gatsby_"), re.compile(
+        r"\b(?P<at>(?:NEXT_PUBLIC|VITE|REACT_APP|EXPO_PUBLIC|NUXT_PUBLIC|GATSBY|PUBLIC)_[A-Z0-9_]*"
+        r"(?:SECRET|PASSWORD|PASSWD|PRIVATE_KEY|SERVICE_ROLE|REST_TOKEN|ADMIN_TOKEN|AUTH_TOKEN|WRITE_TOKEN)[A-Z0-9_]*)\b")),
+    # round 120c (held-out 499's patroni docs: ``host all all 0.0.0.0/0 md5`` → ``trust``): PostgreSQL's pg_hba letting a
+    # host in with no password at all; the loopback and a local socket are a developer's own and stay quiet
+    ("lets any host in without a password (pg_hba trust)", ("trust",), re.compile(
+        r"(?<![\w-])host(?:ssl|nossl|gssenc|nogssenc)?\s+\S+\s+\S+\s+(?!127\.|::1(?:/|\s)|localhost\b|samehost\b)"
+        r"(?:all|[\d.]+/\d+|[0-9A-Fa-f:]+/\d+|[\d.]+\s+[\d.]+|samenet|\.[\w.-]+)\s+(?P<at>trust)\b")),
+    # round 120c (held-out 495's koa csrf: ``this.ctx.assertCsrf(body)`` → ``try { this.ctx.assertCsrf(body) } catch (err) {}``):
+    # a check's call wrapped on its line in a try whose catch is empty: the refusal it throws is thrown away
+    ("swallows a check's failure (an empty catch around it)", ("catch",), re.compile(
+        r"(?i)\btry\s*\{\s*(?P<at>[^{};]*?\b\w*(?:assert|verify|check|validate|authori[sz]e|authenticate)\w*\s*\([^;{}]*\))\s*;?\s*\}\s*"
+        r"catch\s*(?:\([^)]*\))?\s*\{\s*\}")),
     ("lowers the TLS floor to a broken version", ("sslv3", "tlsv1"), re.compile(
         r"(?i)(?P<at>\w*lower\w*minimum\w*)['\"]?\s*[=:]\s*[\w.]*(?:SSLv3|TLSv1(?:_[01])?|TLSv1\.[01])(?![\w.])")),
     # Blind 85/86's docs samples: keycloak-js's ``parent.postMessage(location.href, '*')``, oslo's ``bytes[i] =

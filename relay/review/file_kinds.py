@@ -26,7 +26,7 @@ from relay.review.content_kinds import reading_path
 from relay.review.file_subjects import subject
 from relay.review.check_slips import says_default
 from relay.review.comment_samples import sample_in_comment
-from relay.review.code_reading import ASSERT_WORDS, CASE_RE, COMPARE_CALL_RE, PARAM_RE, ROW_RE
+from relay.review.code_reading import ASSERT_WORDS, CASE_RE, COMPARE_CALL_RE, LOOP_RE, PARAM_RE, ROW_RE
 from relay.review.line_shapes import READ_LINES, Screen, comment_only, comment_prefixes
 from relay.review.path_kinds import (  # the path half (split in round 23), still named here for its readers
     BUILD_GLOBS, CI_GLOBS, CODE_EXTS, FileKind, HOOK_GLOBS, IGNORE_FILES, KIND_ORDER, SECRET_GLOBS, SECRET_TEMPLATES, basename,
@@ -163,6 +163,7 @@ def _keep_test_signals(line: str) -> bool:
         or advisory_words(line) is not None
         or attack_test_name(line) is not None
         or ("(" in line and COMPARE_CALL_RE.search(line) is not None)  # a check made vacuous (round 117, blind 380's barcode test)
+        or LOOP_RE.search(line) is not None  # a loop over the cases, sliced to its first (round 120c)
     )
 
 

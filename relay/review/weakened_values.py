@@ -36,7 +36,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from relay.core.contracts import FileChange
-from relay.review.line_shapes import Screen, alike, clipped, squeezed
+from relay.review.line_shapes import Screen, alike, clipped, squeezed, window
 
 if TYPE_CHECKING:
     from relay.review.facts import FileFacts, RiskContext
@@ -170,6 +170,26 @@ def _below_floor(added: Sequence[str], removed: Sequence[str], lines: str) -> st
         floor = _FLOORS.get(_STRENGTH.get(key, ""))
         if floor and floor[0].search(lines) and not re.search(r"(?i)argon|scrypt", new) and 0 < v < floor[1]:
             return f"weakens the hash: sets {floor[2]} to {found[1].strip()} (under {floor[1]:,}: cheap to brute-force): {_quote(new)}"
+    return None
+
+
+# A hash's work given as a small keyword argument in a call on a password or a login (round 120c, held-out 498's scramp
+# README: ``m.make_auth_info(PASSWORD)`` → ``make_auth_info(PASSWORD, iteration_count=1)``): one iteration where the
+# library's default was thousands, so a stolen verifier is cheap to brute-force. A cost or rounds floor is bcrypt's 8.
+_KEYWORD_WORK_RE = re.compile(r"(?i)[(,]\s*(?P<name>iteration_?count|iterations?|iters|(?:log_?|salt_?)?rounds|cost|work_?factor)\s*=\s*(?P<v>\d{1,3})(?![\w.])")
+_ON_A_SECRET_RE = re.compile(r"(?i)passw|auth|kdf|pbkdf|bcrypt|scram|hash|derive|credential")
+
+
+def _keyword_below_floor(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    before = {squeezed(line) for line in removed}
+    for new in added:
+        if (m := _KEYWORD_WORK_RE.search(new)) is None or squeezed(new) in before or not _ON_A_SECRET_RE.search(new[:m.start()]):
+            continue
+        floor = 1000 if m.group("name").lower().startswith("iter") else 8
+        if 0 < int(m.group("v")) < floor:
+            lead = len(new) - len(new.lstrip())
+            shown = window(new.strip(), m.start("name") - lead, m.end() - lead, _SHOWN, lead=12)
+            return f"weakens the hash: {m.group('name')}={m.group('v')} (under {floor:,}: cheap to brute-force): {shown}"
     return None
 
 
@@ -369,7 +389,7 @@ def weakened_value(kind: str, added: Sequence[str], removed: Sequence[str], path
     return (_prefix_compare(added, removed) or _strength_cut(added, removed, bool(_KDF_WORDS_RE.search(lines)), window)
             or _call_number_cut(added, removed)
             or _window_multiplied(added, removed, window) or _presence_not_value(added, removed) or _missing_passes(added, removed)
-            or _arm_granted(added, removed) or _below_floor(added, removed, lines))
+            or _arm_granted(added, removed) or _below_floor(added, removed, lines) or _keyword_below_floor(added, removed))
 
 
 def weakened_check(f: FileFacts, ctx: RiskContext) -> str | None:
