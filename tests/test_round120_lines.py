@@ -13,7 +13,8 @@ webauthn-ruby's ``sign_count: stored_credential.sign_count`` → ``sign_count: f
 and (120c, from held-out 492–499's first run) a Go test's ``range goldenKeyed`` → ``range goldenKeyed[:1]``, a ``//!`` sample's
 ``read_to_end(10)`` → ``read_to_end(usize::MAX)``, a README's ``make_auth_info(PASSWORD, iteration_count=1)``,
 ``token: process.env.NEXT_PUBLIC_UPSTASH_REDIS_REST_TOKEN`` (a secret bundled into the browser), pg_hba's ``host all all
-0.0.0.0/0 md5`` → ``trust``, ``try { this.ctx.assertCsrf(body) } catch (err) {}``.
+0.0.0.0/0 md5`` → ``trust``, ``try { this.ctx.assertCsrf(body) } catch (err) {}``; and (120d, the same wave's unnamed) a
+kernel module's ``module_param(force_fips, bool, 0444)`` → ``0666``.
 Each has its near miss, which stays quiet.
 """
 
@@ -57,6 +58,7 @@ _SCRAM = "```python\n>>> salt, stored_key, server_key, iteration_count = m.make_
 _REDIS = "```ts\nconst redis = new Redis({\n  url: process.env.UPSTASH_REDIS_REST_URL,\n  token: process.env.%s,\n})\n```\n"
 _HBA = "pg_hba:\n  -  **- host replication replicator 127.0.0.1/32 md5**\n  -  **- host all all 0.0.0.0/0 %s**\n"
 _CSRF = "  async middleware(ctx, next) {\n    const body = ctx.request.body\n    %s\n    return next()\n  }\n"
+_MODPARAM = "static bool force_fips;\nmodule_param(force_fips, bool, %s);\nMODULE_PARM_DESC(force_fips, \"Force FIPS mode\");\n"
 _GPG = " 1. Encrypt the secret key using GPG. First enter this command:\n\n    ```shell\n    %s\n    ```\n"
 
 _NAMED = [
@@ -79,6 +81,8 @@ _NAMED = [
     ("README.md", *_edit(_REDIS % "UPSTASH_REDIS_REST_TOKEN", _REDIS % "NEXT_PUBLIC_UPSTASH_REDIS_REST_TOKEN"), "secret to the browser"),
     ("docs/yaml_configuration.rst", _HBA % "md5", _HBA % "trust", "without a password"),
     ("index.js", _CSRF % "ctx.assertCsrf(body)", _CSRF % "try { ctx.assertCsrf(body) } catch (err) {}", "empty catch"),
+    # round 120d
+    ("linux_kernel/jitterentropy_mod.c", _MODPARAM % "0444", _MODPARAM % "0666", "world-writable"),
 ]
 
 _QUIET = [
@@ -99,6 +103,7 @@ _QUIET = [
     ("docs/yaml_configuration.rst", _HBA % "md5", _HBA % "scram-sha-256"),
     ("docs/yaml_configuration.rst", _HBA.replace("0.0.0.0/0", "127.0.0.1/32") % "md5", _HBA.replace("0.0.0.0/0", "127.0.0.1/32") % "trust"),  # loopback
     ("index.js", _CSRF % "ctx.assertCsrf(body)", _CSRF % "try { ctx.assertCsrf(body) } catch (err) { ctx.throw(403, err) }"),
+    ("linux_kernel/jitterentropy_mod.c", _MODPARAM % "0444", _MODPARAM % "0644"),  # its owner may write
 ]
 
 
@@ -109,7 +114,7 @@ def test_a_slipped_line_is_named(tmp_path: Path, path: str, before: str, after: 
 
 # What this round's readers say: none of it in a near miss's reasons.
 _SAYS = ("60000", "safer-sounding alias", "CSRF protection off", "turns authentication off", "literal secret", "plain copy of a secret", "protection off",
-         "cases after the first", "to no end", "weakens the hash", "secret to the browser", "without a password", "empty catch")
+         "cases after the first", "to no end", "weakens the hash", "secret to the browser", "without a password", "empty catch", "world-writable")
 
 
 @pytest.mark.parametrize(("path", "before", "after"), _QUIET)
@@ -129,3 +134,9 @@ def test_a_go_alias_is_read_only_in_go(tmp_path: Path) -> None:
     path = "Rakefile.rb"
     before = "task :setup do\n  puts 'setting up'\nend\n"
     one_edit_says_none(tmp_path, path, before, before.replace("  puts 'setting up'\n", "  puts 'setting up'\n  system \"bin/setup\"\n"), ("alias",))
+
+
+def test_a_dependency_groups_name_is_no_package(tmp_path: Path) -> None:
+    """PEP 735's ``test = [`` renamed ``tests = [`` is a group's name, never a dependency renamed to a look-alike (rasterio)."""
+    before = "[dependency-groups]\ntest = [\n    \"aiohttp\",\n    \"hypothesis\",\n]\n"
+    one_edit_says_none(tmp_path, "pyproject.toml", before, before.replace("test = [", "tests = ["), ("look-alike",))

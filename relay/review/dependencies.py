@@ -22,8 +22,7 @@ from relay.review.sample_code import code_spans, install_command, installed_name
 from relay.review.setup_lines import lockfile_source
 from relay.review.words import DOCS_BUILD_DIRS, MIXED_MANIFESTS, NOT_DEPS, POPULAR_PACKAGES
 
-__all__ = ["dep_key", "dep_names", "installed_lookalike", "looks_alike", "moved_versions", "version_downgrade", "existing_dependencies", "lookalike_action", "lookalike_new", "lookalike_rename", "lookalike_replace", "popular_renamed", "moved_dependencies", "new_dependencies",
-           "removed_guard_dependency", "replaced_elsewhere", "touches_dependencies"]
+__all__ = ["dep_key", "dep_names", "installed_lookalike", "looks_alike", "moved_versions", "version_downgrade", "existing_dependencies", "lookalike_action", "lookalike_new", "lookalike_rename", "lookalike_replace", "popular_renamed", "moved_dependencies", "new_dependencies", "removed_guard_dependency", "replaced_elsewhere", "touches_dependencies"]
 
 # Per manifest family: how a dependency line names its package. Versions are ignored so a
 # bump reads as "changed", not as "new" (composer's "dev-master" is a branch taken as a version).
@@ -97,6 +96,7 @@ _VERSION_TOKEN_RE = re.compile(r"^v?\d[\w.\-]*$")
 # Bounded, as the worker writes both sides: a squat is a letter off a short name, every removed line is weighed against
 # every added one (150 lines a side of 1,000-letter names cost minutes unbounded).
 _NAME_MOST, _PAIRS_MOST = 120, 4_000
+_GROUP_KEY_RE = re.compile(r"^\s*[\w.-]+\s*=\s*\[\s*$")  # a list's key (a dependency group, an extra): no package's line
 
 
 def lookalike_rename(c: FileChange) -> str | None:
@@ -105,8 +105,8 @@ def lookalike_rename(c: FileChange) -> str | None:
     the shape of a typo-squat slipped into a routine bump."""
     if not is_manifest(c.path) or not c.added_lines or not c.removed_lines:
         return None
-    removed = [_NAME_TOKEN_RE.findall(line) for line in c.removed_lines]
-    added = [_NAME_TOKEN_RE.findall(line) for line in c.added_lines]
+    removed = [_NAME_TOKEN_RE.findall(line) for line in c.removed_lines if not _GROUP_KEY_RE.match(line)]  # a group's name is no package
+    added = [_NAME_TOKEN_RE.findall(line) for line in c.added_lines if not _GROUP_KEY_RE.match(line)]  # (rasterio's ``test = [`` → ``tests = [``)
     names_before = {t for tokens in removed for t in tokens}
     names_after = {t for tokens in added for t in tokens}
     weighed = 0

@@ -85,7 +85,7 @@ _UNSAFE_VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = build
     ("makes files world-writable or access open", ("chmod", "mode", "perm", "mkdir", "umask", "open", "s_iwoth", "s_irwxo", "0o777",
                                                    "0777", "makedirs", "allowany", "permitall", "allowanonymous", "allowed_hosts", "allowedhosts", "public-read",
                                                    "authentication_classes", "permission_classes", "writefile", "filemode", "world_write", "allusers",
-                                                   "allauthenticatedusers", "@noadminrequired", "@publicpage", "@nocsrfrequired", "@notwofactorrequired"), re.compile(
+                                                   "allauthenticatedusers", "@noadminrequired", "@publicpage", "@nocsrfrequired", "@notwofactorrequired", "module_param"), re.compile(
         # A mode with the "others may write" bit; not a mask (mode & 0o7777).
         r"\b(?:chmod|(?:\w+_)?mode|MODE|perm\w*|Permissions|mkdir|makedirs|open|WriteFile|MkdirAll|FileMode|fchmod)\b[^\n#&]*?[(,=:\s]['\"]?(?P<atmode>0o?(?!7777)[0-7]?[0-7][0-7][2367])\b(?!\s*[&|])|"
         r"\bchmod\s+(?:-R\s+)?(?:0?[0-7][0-7][2367]|[ao]?\+w|a\+rwx|ugo\+w)\b|\bchmod\b[^\n#&]{0,24}?[\"']0?[0-7][0-7][2367][\"']|\bumask\s*\(?\s*0+\s*\)?(?:\s|$|;)|"
@@ -95,6 +95,8 @@ _UNSAFE_VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = build
         r"\bALLOWED_HOSTS\s*=\s*\[\s*['\"]\*|\ballowedHosts['\"]?\s*[:=]\s*(?:['\"]all['\"]|true\b)|\bpublic-read(?:-write)?\b|"  # a dev server's Host check off (round 118b)
         # CMake's install()/file() permissions: the mode's "others may write" bit by its name (round 30).
         r"\bPERMISSIONS\b[^)#]*\bWORLD_WRITE\b|"
+        # a Linux module's parameter anyone may write through sysfs (round 120d, held-out 497's jitterentropy: ``force_fips``)
+        r"\bmodule_param\w*\s*\([^;]*,\s*0?[0-7][0-7][2367]\s*\)|"
         # A cloud bucket anyone may write to (gsutil's ``acl ch -u AllUsers:W``, an IAM grant of an object admin to allUsers).
         r"\b(?i:all(?:Authenticated)?Users):(?:W|O|FC|WRITE|OWNER|FULL_CONTROL)\b|"
         r"\b(?i:all(?:Authenticated)?Users):(?:roles/)?(?:storage\.)?(?:objectAdmin|objectCreator|legacyBucketWriter|admin)\b")),
