@@ -14,7 +14,9 @@ and (120c, from held-out 492–499's first run) a Go test's ``range goldenKeyed`
 ``read_to_end(10)`` → ``read_to_end(usize::MAX)``, a README's ``make_auth_info(PASSWORD, iteration_count=1)``,
 ``token: process.env.NEXT_PUBLIC_UPSTASH_REDIS_REST_TOKEN`` (a secret bundled into the browser), pg_hba's ``host all all
 0.0.0.0/0 md5`` → ``trust``, ``try { this.ctx.assertCsrf(body) } catch (err) {}``; and (120d, the same wave's unnamed) a
-kernel module's ``module_param(force_fips, bool, 0444)`` → ``0666``.
+kernel module's ``module_param(force_fips, bool, 0444)`` → ``0666``; and (120e, from held-out 500–507's first run)
+plotnine's ``x / (2.54 * 10)`` → ``x / 2.54 * 10`` (read "typing only": the parentheses that grouped were dropped as a
+formatter's), Chrome's ``"AuthServerAllowlist": "*"`` on a page, ``assert f(…) == Path(result)`` → ``… or Path(result)``.
 Each has its near miss, which stays quiet.
 """
 
@@ -59,6 +61,9 @@ _REDIS = "```ts\nconst redis = new Redis({\n  url: process.env.UPSTASH_REDIS_RES
 _HBA = "pg_hba:\n  -  **- host replication replicator 127.0.0.1/32 md5**\n  -  **- host all all 0.0.0.0/0 %s**\n"
 _CSRF = "  async middleware(ctx, next) {\n    const body = ctx.request.body\n    %s\n    return next()\n  }\n"
 _MODPARAM = "static bool force_fips;\nmodule_param(force_fips, bool, %s);\nMODULE_PARM_DESC(force_fips, \"Force FIPS mode\");\n"
+_UNITS = "UNITS = {\n    \"cm\": lambda x: x / 2.54,\n    \"mm\": lambda x: x / %s,\n}\n"
+_CHROME = "<pre>\n[root@server]# echo '{ \"AuthServerAllowlist\": \"%s\" }' > /etc/opt/chrome/policies/managed/mydomain.json\n</pre>\n"
+_NEXT_FREE = "def test_next_free_name(wanted, result, tmp):\n    assert next_free_name(dst=Path(wanted), template=tmp) %s Path(result)\n"
 _GPG = " 1. Encrypt the secret key using GPG. First enter this command:\n\n    ```shell\n    %s\n    ```\n"
 
 _NAMED = [
@@ -83,6 +88,10 @@ _NAMED = [
     ("index.js", _CSRF % "ctx.assertCsrf(body)", _CSRF % "try { ctx.assertCsrf(body) } catch (err) {}", "empty catch"),
     # round 120d
     ("linux_kernel/jitterentropy_mod.c", _MODPARAM % "0444", _MODPARAM % "0666", "world-writable"),
+    # round 120e
+    ("plotnine/_utils/__init__.py", _UNITS % "(2.54 * 10)", _UNITS % "2.54 * 10", "regroups an expression"),
+    ("install/html/ssbrowser.html", _CHROME % "*.example.com", _CHROME % "*", "grants to everyone"),
+    ("tests/actions/test_conflict_resolution.py", _NEXT_FREE % "==", _NEXT_FREE % "or", "always passes"),
 ]
 
 _QUIET = [
@@ -104,6 +113,9 @@ _QUIET = [
     ("docs/yaml_configuration.rst", _HBA.replace("0.0.0.0/0", "127.0.0.1/32") % "md5", _HBA.replace("0.0.0.0/0", "127.0.0.1/32") % "trust"),  # loopback
     ("index.js", _CSRF % "ctx.assertCsrf(body)", _CSRF % "try { ctx.assertCsrf(body) } catch (err) { ctx.throw(403, err) }"),
     ("linux_kernel/jitterentropy_mod.c", _MODPARAM % "0444", _MODPARAM % "0644"),  # its owner may write
+    ("plotnine/_utils/__init__.py", _UNITS % "(2.54 * 10)", _UNITS % "(25.4)"),  # a group of one: nothing regroups
+    ("install/html/ssbrowser.html", _CHROME % "*.example.com", _CHROME % "*.corp.example.com"),
+    ("tests/actions/test_conflict_resolution.py", _NEXT_FREE % "==", _NEXT_FREE % "!="),
 ]
 
 
@@ -114,7 +126,8 @@ def test_a_slipped_line_is_named(tmp_path: Path, path: str, before: str, after: 
 
 # What this round's readers say: none of it in a near miss's reasons.
 _SAYS = ("60000", "safer-sounding alias", "CSRF protection off", "turns authentication off", "literal secret", "plain copy of a secret", "protection off",
-         "cases after the first", "to no end", "weakens the hash", "secret to the browser", "without a password", "empty catch", "world-writable")
+         "cases after the first", "to no end", "weakens the hash", "secret to the browser", "without a password", "empty catch", "world-writable",
+         "regroups", "grants to everyone", "always passes")
 
 
 @pytest.mark.parametrize(("path", "before", "after"), _QUIET)
@@ -140,3 +153,23 @@ def test_a_dependency_groups_name_is_no_package(tmp_path: Path) -> None:
     """PEP 735's ``test = [`` renamed ``tests = [`` is a group's name, never a dependency renamed to a look-alike (rasterio)."""
     before = "[dependency-groups]\ntest = [\n    \"aiohttp\",\n    \"hypothesis\",\n]\n"
     one_edit_says_none(tmp_path, "pyproject.toml", before, before.replace("test = [", "tests = ["), ("look-alike",))
+
+
+@pytest.mark.parametrize(("before", "after", "same"), [
+    ("        return (options.accept) || isNamed(arg);", "        return options.accept || isNamed(arg);", True),  # one operand
+    ("    if (a and b) or c:", "    if a and b or c:", True),  # ``and`` binds tighter: the formatter's clarity
+    ("    total = (\n        a + b\n    )", "    total = a + b", True),  # a wrapping parenthesis
+    ("    if (a or b) and c:", "    if a or b and c:", False),
+    ("    y = (a - b) * c", "    y = a - b * c", False),
+    ("    mm = x / (2.54 * 10)", "    mm = x / 2.54 * 10", False),
+])
+def test_a_grouping_parenthesis_dropped_is_never_formatting(before: str, after: str, same: bool) -> None:
+    """What a formatter adds or drops (a wrapping parenthesis, one around an operand, one that only restates precedence)
+    keeps the reading mechanical; a parenthesis that decided what is computed first, dropped, is never typing or formatting."""
+    from relay.core.contracts import FileChange
+    from relay.review.code_reading import mechanical_verdict
+    from relay.review.meaning import same_meaning
+    old, new = before.split("\n"), after.split("\n")
+    change = FileChange(path="app/calc.py", kind="modified", additions=len(new), deletions=len(old), removed_lines=old, added_lines=new)
+    said = (same_meaning(new, old, "app/calc.py"), mechanical_verdict(change))
+    assert (said != (None, None)) is same, said

@@ -21,7 +21,7 @@ from typing import NamedTuple
 from relay.core.contracts import FileChange
 from relay.core.redact import vendor_secret
 from relay.review.block_moves import CHECK_CALL_RE
-from relay.review.line_shapes import IMPORT_RE, Screen, blocks_kept, comment_prefixes, quoted_texts, squeezed
+from relay.review.line_shapes import IMPORT_RE, Screen, blocks_kept, comment_prefixes, groupings, quoted_texts, squeezed
 from relay.review.platform_lines import silencing_comment
 from relay.review.security_reading import is_advisory_comment
 
@@ -30,6 +30,7 @@ __all__ = [
     "CASE_RE",
     "COMPARE_CALL_RE",
     "LOOP_RE",
+    "assertion_voided",
     "PARAM_RE",
     "ROW_RE",
     "SCREENS",
@@ -173,6 +174,23 @@ def cases_sliced(c: FileChange) -> str | None:
             if squeezed(line[:m.start("s")] + line[m.end("s"):]) in olds:
                 n = re.search(r"\d+", m.group("s"))
                 return f"the cases after the first {n.group() if n else 'few'} ({m.group('x')}{m.group('s')})"
+    return None
+
+
+# An assertion's comparison made ``or`` (round 120e, held-out 506's organize: ``assert next_free_name(…) == Path(result)`` →
+# ``… or Path(result)``): it passes whenever the right side is truthy, whatever the code returns.
+_ASSERTED_RE = re.compile(r"\bassert|\bexpect\b|\bcheck\b|\bverify\b")
+
+
+def assertion_voided(c: FileChange) -> str | None:
+    """"the comparison in an assertion (== → or: it always passes)" where an assertion's comparison was made a
+    disjunction on a line otherwise kept; None otherwise."""
+    olds = {squeezed(line): line for line in c.removed_lines[:200] if _ASSERTED_RE.search(line) and re.search(r"==|!=|\bis\b", line)}
+    for line in c.added_lines[:200] if olds else ():
+        for op in ("==", "!=", " is not ", " is "):
+            for old in (o for o in olds.values() if op in o):
+                if squeezed(old.replace(op, " or ", 1)) == squeezed(line) or squeezed(old.replace(op, " || ", 1)) == squeezed(line):
+                    return f"the comparison in an assertion ({op.strip()} → or: it always passes)"
     return None
 
 
@@ -344,7 +362,7 @@ def mechanical_verdict(c: FileChange) -> str | None:
         return "comments only"
     # Reformatting never changes the letters and digits, in order: a cheap test first.
     if (_NOT_WORD_RE.sub("", "".join(added)) == _NOT_WORD_RE.sub("", "".join(removed)) and _normalized(added) == _normalized(removed)
-            and not _texts_changed(added, removed)):
+            and not _texts_changed(added, removed) and groupings(added) == groupings(removed)):
         return "reformatted only"
     if c.path.lower().endswith((".py", ".pyi")) and _docstring_only([*added, *removed]):
         return "docstrings only"

@@ -15,7 +15,7 @@ from difflib import SequenceMatcher
 
 from relay.observe.changes import HUNK_CHARS
 
-__all__ = ["OFFSIDE_EXTS", "blocks_kept", "indent_width", "first_hit", "LINE_CHARS", "READ_LINES", "IMPORT_RE", "FORMATTER_SHARE", "Screen", "edited_sides", "looks_like_prose", "screen_text", "squeezed", "formatter_share", "all_restated", "SHARE_LINES", "near", "window", "word_trie",
+__all__ = ["OFFSIDE_EXTS", "blocks_kept", "groupings", "indent_width", "first_hit", "LINE_CHARS", "READ_LINES", "IMPORT_RE", "FORMATTER_SHARE", "Screen", "edited_sides", "looks_like_prose", "screen_text", "squeezed", "formatter_share", "all_restated", "SHARE_LINES", "near", "window", "word_trie",
            "comment_only", "quoted_texts", "span_pairs", "unspaced"]
 
 # The rules read whole hunks: the changed lines observation keeps (``relay.observe.changes``: up to
@@ -149,6 +149,46 @@ def clipped(line: str, most: int) -> str:
     """A line as a reason quotes it: its runs of whitespace made one space, cut to ``most`` characters with "…"."""
     text = " ".join(line.split())
     return text if len(text) <= most else text[: most - 1] + "…"
+
+
+# A parenthesis that groups an operand of a binary operator (``x / (2.54 * 10)``, ``a and (b or c)``, ``(a + b) * c``).
+# ``squeezed`` drops parentheses, as a formatter adds and drops wrapping ones; it never drops these: dropped, the
+# arithmetic or the logic regroups (round 120e, held-out 502's plotnine: ``x / (2.54 * 10)`` → ``x / 2.54 * 10`` read
+# "typing only"). Only a group whose operator binds no tighter than the one beside it counts (``(a && b) || c`` is the
+# formatter's clarity, the same meaning); a parenthesis around one operand or a call's groups nothing. Read over a side's
+# lines joined, so a formatter's line break beside an operator changes nothing.
+_BINDING = {"or": 1, "||": 1, "and": 2, "&&": 2, "not": 3, "==": 4, "!=": 4, "<=": 4, ">=": 4, "<": 4, ">": 4, "in": 4, "is": 4,
+            "|": 5, "^": 6, "&": 7, "<<": 8, ">>": 8, "+": 9, "-": 9, "*": 10, "/": 10, "%": 10, "//": 10, "**": 11}
+_OPERATOR = r"\*\*|//|<<|>>|&&|\|\||[=!<>]=|(?<![-=])[<>](?!=)|-(?!>)|[+*/%^|&]|\b(?:and|or|not|in|is)\b"
+_OPERATOR_RE = re.compile(_OPERATOR)
+_BEFORE_RE = re.compile(rf"(?P<op>{_OPERATOR})\s*$")
+_AFTER_RE = re.compile(rf"^\s*(?P<op>{_OPERATOR})")
+_CALLED_RE = re.compile(r"(?<![\w$])(?!(?:if|elif|while|return|not|and|or|in|is|yield|case|when|unless|until|await|throw|raise|else|assert)\b)"
+                        r"[\w$]+\s*$|[\])]\s*$")
+
+
+def groupings(lines: Sequence[str]) -> list[str]:
+    """The grouping parentheses of ``lines`` read as one text, in order (what each holds, spaces dropped): equal on both
+    sides of an edit unless a grouping that decides what is computed first was added, dropped or moved."""
+    text = " ".join(lines)
+    if "(" not in text:
+        return []
+    found, opened = [], []
+    for i, c in enumerate(text[:4000]):
+        if c == "(":
+            opened.append(i)
+        elif c == ")" and opened:
+            at = opened.pop()
+            before, inside, after = text[max(0, at - 12):at], text[at + 1:i], text[i + 1:i + 13]
+            if "(" in inside or _CALLED_RE.search(before):
+                continue  # a call's arguments (``f(a + b)``), not a group; a nest is read by its inner groups
+            inner = min((_BINDING.get(m.group(), 99) for m in _OPERATOR_RE.finditer(inside)), default=None)
+            if inner is None:
+                continue  # one operand (``(x)``) groups nothing
+            left, right = _BEFORE_RE.search(before), _AFTER_RE.search(after)
+            if (left and inner <= _BINDING.get(left.group("op"), 0)) or (right and inner < _BINDING.get(right.group("op"), 0)):
+                found.append("".join(inside.split()))
+    return found
 
 
 @functools.lru_cache(maxsize=16384)  # a line is read again when a part of its file is read alone

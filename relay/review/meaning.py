@@ -15,7 +15,7 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 
-from relay.review.line_shapes import blocks_kept, quoted_texts, squeezed
+from relay.review.line_shapes import blocks_kept, groupings, quoted_texts, squeezed
 
 __all__ = ["same_meaning", "without_annotations"]
 
@@ -179,6 +179,8 @@ def _same_meaning(added: tuple[str, ...], removed: tuple[str, ...], annotated: b
     if _texts(added) != _texts(removed):
         return None  # what a string holds changed (round 119c, held-out 471's wp-cli: a ``;`` put into a shell argument's
         # safe characters, ``'/^[a-zA-Z0-9_=.\\/:;-]+$/'``, whose colon read as a type's: "typing only")
+    if groupings(added) != groupings(removed):
+        return None  # a grouping parenthesis added or dropped regroups what is computed (round 120e: ``x / (2.54 * 10)``)
     if annotated and _typing_only(added, removed):
         return "typing only"
     if _renamed_only(added, removed):

@@ -176,6 +176,9 @@ _CLASSES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
         # an origin pattern open at its front (held-out 306's cors-middleware ``"origin" => ["*example.com*"]``: any host
         # ending so, ``evilexample.com`` too; ``*.example.com`` keeps the dot)
         r"(?i:origins?\w*)[\"']?\s*(?:[:=]|=>)\s*\[?\s*[\"']\*(?![.\"'])|"
+        # a browser's list of servers it hands Kerberos credentials to, opened to every server (round 120e, held-out 501's
+        # freeipa page: Chrome's ``"AuthServerAllowlist": "*"``, and its delegation twin)
+        r"(?i:AuthServer(?:Allow|White)list|AuthNegotiateDelegate(?:Allow|White)list)[\"']?\s*[:=]\s*[\"']\*[\"']|"
         # every privilege on every database (118g, held-out 441's gatekeeper install guide: ``grant all on *.* to 'gk-user'@'%'``)
         r"\bgrant\s+all(?:\s+privileges)?\s+on\s+\*\.\*")),
     # a weak mode advised in a sentence (round 118, held-out 393's pyaes README: "the **ECB** and **CTR** modes are

@@ -34,7 +34,7 @@ import ipaddress
 import re
 from collections.abc import Sequence
 
-from relay.review.line_shapes import near, squeezed
+from relay.review.line_shapes import groupings, near, squeezed
 from relay.review.overridden_turns import cut_quote, paired_quote
 from relay.review.unguarded_swaps import unguarded_swap
 
@@ -407,11 +407,20 @@ def verdict_discarded(added: Sequence[str], removed: Sequence[str]) -> str | Non
     return None
 
 
+# ----- an expression regrouped (round 120e, held-out 502's plotnine: ``x / (2.54 * 10)`` → ``x / 2.54 * 10``, millimetres
+# now a hundred times too many): the same tokens, a grouping parenthesis dropped or moved, so another part is computed first
+def regrouped(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    for old, new in _pairs(added, removed):
+        if ("(" in old or "(" in new) and squeezed(old) == squeezed(new) and groupings([old]) != groupings([new]):
+            return f"regroups an expression (a grouping parenthesis dropped or moved: another part is computed first): {paired_quote(old, new)}"
+    return None
+
+
 def turned_worth_a_look(added: Sequence[str], removed: Sequence[str]) -> str | None:
     """A path made the root, a destructive command unasked, a test run made production's, a check's window widened, a
     metacharacter allowed, a request moved (above): worth a look, in code and in a page's sample."""
     return (root_made(added, removed) or confirm_dropped(added, removed) or env_made_production(added, removed) or window_widened(added, removed)
-            or metachar_allowed(added, removed) or request_moved(added, removed) or verdict_discarded(added, removed))
+            or metachar_allowed(added, removed) or request_moved(added, removed) or verdict_discarded(added, removed) or regrouped(added, removed))
 
 
 # ----- a module required by a look-alike of its name (round 93)

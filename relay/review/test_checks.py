@@ -10,7 +10,7 @@ import re
 
 from relay.review import classic_places
 from relay.review.checks import Detail, lines
-from relay.review.code_reading import cases_sliced, expected_error_widened, params_dropped, weakened
+from relay.review.code_reading import assertion_voided, cases_sliced, expected_error_widened, params_dropped, weakened
 from relay.review.facts import FileFacts, RiskContext
 from relay.review.file_kinds import COVERAGE_FILES, COVERAGE_RE, SKIP_RE as _SKIP_LINE, glob_any
 
@@ -49,7 +49,7 @@ def removed_assertions(f: FileFacts, ctx: RiskContext) -> Detail:
     cases, asserts = weakened(f.change)
     if cases:
         return f"{cases} test case{'s' if cases != 1 else ''}"
-    return f"{asserts} assertion{'s' if asserts != 1 else ''}" if asserts else params_dropped(f.change) or expected_error_widened(f.change) or cases_sliced(f.change)
+    return f"{asserts} assertion{'s' if asserts != 1 else ''}" if asserts else params_dropped(f.change) or expected_error_widened(f.change) or cases_sliced(f.change) or assertion_voided(f.change)
 
 
 def skip_marker(f: FileFacts, ctx: RiskContext) -> Detail:
