@@ -26,7 +26,7 @@ from pathlib import Path
 
 import pytest
 
-from reviewed import one_edit_named, one_edit_says_none
+from reviewed import one_edit_named, one_edit_says_none, review_edits
 
 __all__: list[str] = []  # a test module exports nothing
 
@@ -173,3 +173,16 @@ def test_a_grouping_parenthesis_dropped_is_never_formatting(before: str, after: 
     change = FileChange(path="app/calc.py", kind="modified", additions=len(new), deletions=len(old), removed_lines=old, added_lines=new)
     said = (same_meaning(new, old, "app/calc.py"), mechanical_verdict(change))
     assert (said != (None, None)) is same, said
+
+
+def test_a_sibling_in_the_projects_own_npm_scope_is_no_look_alike(tmp_path: Path) -> None:
+    """``npx @bull-board/cli`` in @bull-board/api's README: only the scope's owner publishes under ``@bull-board/``, so a name
+    two letters from another of its scope is a sibling (120f: three of held-out 501's pages were called high for it); a
+    look-alike scope stays named."""
+    pkg = '{\n  "name": "@bull-board/api",\n  "version": "5.0.0",\n  "dependencies": {\n    "redis-info": "^3.0.8"\n  }\n}\n'
+    page = "# bull-board\n\nSome text.\n\n"
+    before = {"README.md": page, "package.json": pkg}
+    risk, files = review_edits(tmp_path, {"README.md": page + "```sh\nnpx @bull-board/cli -r redis://localhost:6379\n```\n"}, before=before)
+    assert risk == "low" and "look-alike" not in " ".join(files["README.md"].reasons), files["README.md"]
+    _, files = review_edits(tmp_path / "squat", {"README.md": page + "```sh\nnpm i @bull-baord/api\n```\n"}, before=before)
+    assert "look-alike" in " ".join(files["README.md"].reasons), files["README.md"]
