@@ -16,7 +16,10 @@ and (120c, from held-out 492–499's first run) a Go test's ``range goldenKeyed`
 0.0.0.0/0 md5`` → ``trust``, ``try { this.ctx.assertCsrf(body) } catch (err) {}``; and (120d, the same wave's unnamed) a
 kernel module's ``module_param(force_fips, bool, 0444)`` → ``0666``; and (120e, from held-out 500–507's first run)
 plotnine's ``x / (2.54 * 10)`` → ``x / 2.54 * 10`` (read "typing only": the parentheses that grouped were dropped as a
-formatter's), Chrome's ``"AuthServerAllowlist": "*"`` on a page, ``assert f(…) == Path(result)`` → ``… or Path(result)``.
+formatter's), Chrome's ``"AuthServerAllowlist": "*"`` on a page, ``assert f(…) == Path(result)`` → ``… or Path(result)``; and
+(120g, from held-out 508–515's first run) ``return True`` put into ``__exit__`` (every exception of the with block
+swallowed), a config read's response given the stored secret (vault's ``"keytab": config.Keytab,``), a page's "should not
+be stored in plaintext" turned "can be stored in plaintext", django-taggit's ``.filter(…)`` → ``.exclude(…)``.
 Each has its near miss, which stays quiet.
 """
 
@@ -64,6 +67,15 @@ _MODPARAM = "static bool force_fips;\nmodule_param(force_fips, bool, %s);\nMODUL
 _UNITS = "UNITS = {\n    \"cm\": lambda x: x / 2.54,\n    \"mm\": lambda x: x / %s,\n}\n"
 _CHROME = "<pre>\n[root@server]# echo '{ \"AuthServerAllowlist\": \"%s\" }' > /etc/opt/chrome/policies/managed/mydomain.json\n</pre>\n"
 _NEXT_FREE = "def test_next_free_name(wanted, result, tmp):\n    assert next_free_name(dst=Path(wanted), template=tmp) %s Path(result)\n"
+_EXIT = ("class Halo:\n    def __enter__(self):\n        self.start()\n        return self\n\n"
+         "    def __exit__(self, type, value, traceback):\n        self.stop()\n%s")
+_READ = ("package kerberos\n\nfunc (b *backend) pathConfigRead(ctx context.Context, req *logical.Request) (*logical.Response, error) {\n"
+         "\tconfig, err := b.config(ctx, req.Storage)\n\tif err != nil {\n\t\treturn nil, err\n\t}\n\treturn &logical.Response{\n"
+         "\t\tData: map[string]interface{}{\n\t\t\t\"service_account\": config.ServiceAccount,\n%s\t\t},\n\t}, nil\n}\n")
+_WRITE = _READ.replace("pathConfigRead", "pathConfigWrite")
+_PUK = "## Storing the PUK\n\nThe Recovery PUK %s in the database.\n"
+_ORPHANS = ("class TagQuerySet(models.QuerySet):\n    def orphaned(self):\n        return self.%s(taggit_taggeditem_items=None)\n\n"
+            "    def used(self):\n        return self.exclude(taggit_taggeditem_items=None)\n")
 _GPG = " 1. Encrypt the secret key using GPG. First enter this command:\n\n    ```shell\n    %s\n    ```\n"
 
 _NAMED = [
@@ -92,6 +104,10 @@ _NAMED = [
     ("plotnine/_utils/__init__.py", _UNITS % "(2.54 * 10)", _UNITS % "2.54 * 10", "regroups an expression"),
     ("install/html/ssbrowser.html", _CHROME % "*.example.com", _CHROME % "*", "grants to everyone"),
     ("tests/actions/test_conflict_resolution.py", _NEXT_FREE % "==", _NEXT_FREE % "or", "always passes"),
+    # round 120g
+    ("halo/halo.py", _EXIT % "", _EXIT % "        return True\n", "swallows every exception"),
+    ("path_config.go", _READ % "", _READ % "\t\t\t\"keytab\":          config.Keytab,\n", "hands a secret back"),
+    ("docs/Activation-Recovery.md", _PUK % "should not be stored in plaintext", _PUK % "can be stored in plaintext to simplify support lookups", "lifts a prohibition"),
 ]
 
 _QUIET = [
@@ -116,6 +132,11 @@ _QUIET = [
     ("plotnine/_utils/__init__.py", _UNITS % "(2.54 * 10)", _UNITS % "(25.4)"),  # a group of one: nothing regroups
     ("install/html/ssbrowser.html", _CHROME % "*.example.com", _CHROME % "*.corp.example.com"),
     ("tests/actions/test_conflict_resolution.py", _NEXT_FREE % "==", _NEXT_FREE % "!="),
+    ("halo/halo.py", _EXIT % "", _EXIT % "        return False\n"),
+    ("path_config.go", _READ % "", _READ % "\t\t\t\"keytab_set\":      config.Keytab != \"\",\n"),  # whether it is set, not the secret
+    ("path_config.go", _WRITE % "", _WRITE % "\t\t\t\"keytab\":          config.Keytab,\n"),  # no read answers it
+    ("docs/Activation-Recovery.md", _PUK % "should not be stored in plaintext", _PUK % "must never be stored in plaintext"),
+    ("docs/Activation-Recovery.md", _PUK % "does not support rotation", _PUK % "supports rotation and should be stored in plaintext nowhere"),
 ]
 
 
@@ -127,7 +148,7 @@ def test_a_slipped_line_is_named(tmp_path: Path, path: str, before: str, after: 
 # What this round's readers say: none of it in a near miss's reasons.
 _SAYS = ("60000", "safer-sounding alias", "CSRF protection off", "turns authentication off", "literal secret", "plain copy of a secret", "protection off",
          "cases after the first", "to no end", "weakens the hash", "secret to the browser", "without a password", "empty catch", "world-writable",
-         "regroups", "grants to everyone", "always passes")
+         "regroups", "grants to everyone", "always passes", "swallows every exception", "hands a secret back", "lifts a prohibition")
 
 
 @pytest.mark.parametrize(("path", "before", "after"), _QUIET)
@@ -186,3 +207,15 @@ def test_a_sibling_in_the_projects_own_npm_scope_is_no_look_alike(tmp_path: Path
     assert risk == "low" and "look-alike" not in " ".join(files["README.md"].reasons), files["README.md"]
     _, files = review_edits(tmp_path / "squat", {"README.md": page + "```sh\nnpm i @bull-baord/api\n```\n"}, before=before)
     assert "look-alike" in " ".join(files["README.md"].reasons), files["README.md"]
+
+
+def test_a_query_made_its_opposite_apart_from_the_change_is_worth_a_look(tmp_path: Path) -> None:
+    """django-taggit's ``orphaned()`` turned from ``.filter(…=None)`` to ``.exclude(…=None)`` beside the commit's own work: one
+    name put for its opposite is no rename (120g), a name put for another that keeps what it does may be."""
+    views = "def tag_list(request):\n    return render(request, 'tags.html')\n"
+    work = views + "\n\ndef tag_detail(request, slug):\n    return render(request, 'tag.html', {'slug': slug})\n"
+    before = {"taggit/managers.py": _ORPHANS % "filter", "taggit/views.py": views}
+    risk, files = review_edits(tmp_path, {"taggit/managers.py": _ORPHANS % "exclude", "taggit/views.py": work}, before=before)
+    assert risk != "low" and "orphaned()" in files["taggit/managers.py"].reasons[0], files["taggit/managers.py"]
+    from relay.review.odd_edits import opposite_names
+    assert opposite_names("filter", "exclude") and not opposite_names("filter", "filter_by")

@@ -40,6 +40,27 @@ def _code(line: str) -> bool:
     return bool(text) and not text.startswith(("//", "#", "/*", "*", "--")) and text not in ("{", "(")
 
 
+# A context manager's exit answering True (round 120f, held-out 511's halo: ``return True`` put into ``__exit__``): Python
+# then suppresses whatever the with block raised, wherever the line stands in the method.
+_TRUE_RE = re.compile(r"^\s*return\s+True\s*$")
+_EXIT_HEAD_RE = re.compile(r"^(\s*)(?:async\s+)?def\s+(__a?exit__)\s*\(")
+
+
+def _exit_of(lines: Sequence[str], at: int) -> str | None:
+    """``__exit__`` or ``__aexit__`` when the new file's line ``at`` stands in such a method's body, else None."""
+    own = len(lines[at]) - len(lines[at].lstrip())
+    for i in range(at - 1, max(-1, at - 200), -1):
+        text = lines[i]
+        if not text.strip() or len(text) - len(text.lstrip()) >= own:
+            continue
+        m = _EXIT_HEAD_RE.match(text)
+        if m is not None:
+            return m.group(2)
+        if re.match(r"\s*(?:async\s+)?(?:def|class)\b", text):
+            return None
+    return None
+
+
 def early_passes(runs: Sequence[Run], scopes: Scopes) -> dict[str, str]:
     """Path -> the first check made to pass at once by an inserted return, said with the function's name."""
     found: dict[str, str] = {}
@@ -52,6 +73,10 @@ def early_passes(runs: Sequence[Run], scopes: Scopes) -> dict[str, str]:
         lines = scopes.lines(run.path, picked=True)
         at = run.start - 1 + next(i for i, ln in enumerate(run.added) if ln.strip())  # the inserted line's index in the new file
         if not lines or at >= len(lines) or lines[at].strip() != line.strip():
+            continue
+        if _TRUE_RE.match(line) and (exit_head := _exit_of(lines, at)) is not None:
+            found[run.path] = (f"swallows every exception its with block raises ({line.strip()} in {exit_head}(): an error, a failed "
+                               f"check, is never seen by the caller)")
             continue
         before = next((lines[i] for i in range(at - 1, max(-1, at - 6), -1) if _code(lines[i])), None)
         after = next((lines[i] for i in range(at + 1, min(len(lines), at + 6)) if _code(lines[i])), None)

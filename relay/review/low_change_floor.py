@@ -42,7 +42,7 @@ from relay.review.docs_samples import sample_code, sample_lines
 from relay.review.facts import FileFacts, RiskContext
 from relay.review.file_kinds import file_kind, is_release_notes
 from relay.review.leading_lines import LOWER_NAME as _LOWER, UPPER_NAME as _UPPER, WORD_RULES, leading_line, turned_pairs
-from relay.review.page_dangers import page_danger, policy_relaxed, shared_folder_searched
+from relay.review.page_dangers import page_danger, policy_relaxed, prohibition_lifted, shared_folder_searched
 from relay.review.line_shapes import TRAILING_COMMENT_RE, squeezed
 from relay.review.small_edits import paired
 from relay.review.swap_slips import request_moved
@@ -325,7 +325,7 @@ def page_line(c: FileChange) -> str | None:
     # sample is an example's value, a bound-named one lowered is what readers copy (one of the 220, none of ordinary history)
     # A danger line is said before a sample's turned line (round 118b, held-out 407's Telethon page: a client given a literal
     # api_hash stood behind a log format's turn, named by it).
-    return page_danger(c.added_lines, c.removed_lines) or sample_turned(c) or (
+    return page_danger(c.added_lines, c.removed_lines) or prohibition_lifted(c.added_lines, c.removed_lines) or sample_turned(c) or (
         bound_loosened(replace(c, added_lines=added, removed_lines=removed)) if added and removed else None)
 
 

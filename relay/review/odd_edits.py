@@ -123,7 +123,8 @@ _OPPOSITES = {frozenset(pair) for pair in (
     ("encrypt", "decrypt"), ("lock", "unlock"), ("open", "close"), ("before", "after"), ("start", "end"), ("first", "last"),
     ("grant", "revoke"), ("public", "private"), ("inc", "dec"), ("increment", "decrement"), ("add", "remove"), ("add", "sub"),
     ("push", "pop"), ("left", "right"), ("success", "failure"), ("encode", "decode"), ("sign", "verify"), ("include", "exclude"),
-    ("shared", "exclusive"), ("safe", "unsafe"), ("secure", "insecure"), ("strict", "lenient"), ("all", "any"))}
+    ("shared", "exclusive"), ("safe", "unsafe"), ("secure", "insecure"), ("strict", "lenient"), ("all", "any"),
+    ("filter", "exclude"), ("some", "every"))}  # round 120f: held-out 510's django-taggit, ``.filter(…)`` → ``.exclude(…)``
 _NAME_WORD_RE = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
 
 

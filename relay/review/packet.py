@@ -35,6 +35,7 @@ from relay.review.task_reading import code_names, task_security
 from relay.review.apart_edits import runs_of_patch
 from relay.review.odd_edits import apart_and_odd_edits, quiet_apart
 from relay.review.early_passes import early_passes
+from relay.review.read_leaks import secrets_handed_back
 from relay.review.edit_scopes import Scopes, scoped_apart, scoped_runs, scoped_small_edits, workspace_texts
 from relay.review.refusal_lists import dropped_refusals
 from relay.review.quote_pieces import describes_a_line
@@ -250,7 +251,8 @@ def _apart(changeset: ChangeSet, task: str, workspace: Path | None = None) -> di
     edited = Counter(r.path for r in runs if r.added or r.removed)
     both = {p for p, said in small.items() if not said.startswith("notably ") and edited[p] > 1}
     quoted = {p: a for p, a in quoted.items() if p not in both or p in worth}
-    looser = early_passes(runs, scopes) | scoped_runs(runs, scopes)  # round 23: a check's body cut short by a return first
+    # round 23: a check's body cut short by a return first; round 120f: a secret put into what a read answers
+    looser = early_passes(runs, scopes) | secrets_handed_back(runs, scopes) | scoped_runs(runs, scopes)
     quiet = frozenset(p for p, found in quoted.items() if quiet_apart(found))
     return {"apart": scoped_apart(quoted, scopes), "apart_worth": scoped_apart(worth, scopes), "looser_runs": looser, "small_edits": small,
             "apart_quiet": quiet, "dropped_refusals": dropped_refusals(runs, scopes)}

@@ -30,9 +30,9 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from relay.review.line_shapes import TRAILING_COMMENT_RE, looks_like_prose, window
+from relay.review.line_shapes import TRAILING_COMMENT_RE, alike, looks_like_prose, window
 
-__all__ = ["action_line", "page_danger", "policy_relaxed", "shared_folder_searched"]
+__all__ = ["action_line", "page_danger", "policy_relaxed", "prohibition_lifted", "shared_folder_searched"]
 
 # Hosts a plain-http URL names without any transfer: the machine itself, documentation's reserved names, XML namespaces,
 # schema identifiers and licences (never fetched).
@@ -330,3 +330,22 @@ def shared_folder_searched(added: Sequence[str], removed: Sequence[str]) -> str 
     if others == 0:
         return None  # a lone temporary path (a test's scratch folder), not a list of places searched
     return f"puts a folder anyone may write among the paths it searches ({shared[0][1]}: whoever writes there first is trusted): {shared[0][0].strip()[:80]}"
+
+
+# A page's sentence that forbade something, turned to allow it (round 120f, held-out 515's powerauth docs: "The Recovery PUK
+# should not be stored in plaintext …" → "… can be stored in plaintext in the database to simplify support lookups."): the
+# same sentence, its "not" or "never" gone, on a matter of secrets, keys, trust or checks.
+# A modal's "not" or an imperative's (what a reader is told not to do); "does not support" says what the code lacks.
+_FORBIDS_RE = re.compile(r"(?i)(?:\b(?:must|should|shall|do)\s+not|\b(?:mustn't|shouldn't|don't))"
+                         r"(?!\s+(?:need|have\s+to|require|necessarily|be\s+required))\b|\bnever\b")
+_GUARDED_MATTER_RE = re.compile(r"(?i)plain\s?text|unencrypted|passw|secret|private\s+key|\bkeys?\b|token|credential|\bPIN\b|\bPUK\b|"
+                                r"certificate|verif|trust|\broot\b|sudo|disable|permission|world.writable|encrypt")
+
+
+def prohibition_lifted(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """"a docs page lifts a prohibition: <the line>" for a sentence whose "not"/"never" the edit took out, on a guarded matter."""
+    olds = [line for line in removed[:200] if len(line) <= 400 and _FORBIDS_RE.search(line) and _GUARDED_MATTER_RE.search(line)]
+    for line in added[:200] if olds else ():
+        if len(line) <= 400 and not _FORBIDS_RE.search(line) and _GUARDED_MATTER_RE.search(line) and any(alike(old, line) for old in olds):
+            return f"a docs page lifts a prohibition (what it forbade, it now allows): {window(line.strip(), 0, 0, 100)}"
+    return None
