@@ -34,9 +34,10 @@ from relay.review.security_reading import added_input_check, changed_length_guar
 from relay.review.sample_manifests import respelled_in_sample
 from relay.review.constant_random import made_constant
 from relay.review import build_lines, ci_lines, classic_lines, code_semantics, docs_samples, guard_reading, line_edits, manifest_lines, platform_lines, risky_lines, sample_code, setup_lines, subtle_turns, taught_lines
+from relay.review.version_moves import version_downgrade
 from relay.review.dependencies import (
     dep_key, dep_names, installed_lookalike, lookalike_action, lookalike_new, lookalike_rename, lookalike_replace, new_dependencies, popular_renamed, removed_guard_dependency, replaced_elsewhere,
-    touches_dependencies, version_downgrade,
+    touches_dependencies,
 )
 from relay.review.facts import FileFacts, RiskContext
 from relay.review import failing_turns

@@ -22,7 +22,7 @@ from relay.review.sample_code import code_spans, install_command, installed_name
 from relay.review.setup_lines import lockfile_source
 from relay.review.words import DOCS_BUILD_DIRS, MIXED_MANIFESTS, NOT_DEPS, POPULAR_PACKAGES
 
-__all__ = ["dep_key", "dep_names", "installed_lookalike", "looks_alike", "moved_versions", "version_downgrade", "existing_dependencies", "lookalike_action", "lookalike_new", "lookalike_rename", "lookalike_replace", "popular_renamed", "moved_dependencies", "new_dependencies", "removed_guard_dependency", "replaced_elsewhere", "touches_dependencies"]
+__all__ = ["dep_key", "dep_names", "installed_lookalike", "looks_alike", "existing_dependencies", "lookalike_action", "lookalike_new", "lookalike_rename", "lookalike_replace", "popular_renamed", "moved_dependencies", "new_dependencies", "removed_guard_dependency", "replaced_elsewhere", "touches_dependencies"]
 
 # Per manifest family: how a dependency line names its package. Versions are ignored so a
 # bump reads as "changed", not as "new" (composer's "dev-master" is a branch taken as a version).
@@ -367,70 +367,6 @@ def existing_dependencies(workspace: Path, changes: Iterable[FileChange]) -> fro
             read += 1
             names |= {dep_key(name) for name in dep_names(rel, text.splitlines())}
     return frozenset(names)
-
-
-# ----- a dependency's version moved down: an old release brings back what later ones fixed
-_VERSION_RE = re.compile(r"(?<![\w.])v?(\d+(?:\.\d+)+|\d+)(?![\w.]*[A-Za-z]{3})")
-
-
-def _version(line: str, name: str) -> tuple[int, ...] | None:
-    """The first version written after the dependency's name on its line, as numbers."""
-    at = line.lower().find(name)
-    m = _VERSION_RE.search(line, at + len(name)) if at >= 0 else None
-    return tuple(int(part) for part in m.group(1).split(".")) if m else None
-
-
-def moved_versions(changes: Iterable[FileChange]) -> dict[str, tuple[int, ...]]:
-    """The highest version each dependency had on a line some manifest of the change set removes: a dependency moved to
-    another manifest (central package management, a monorepo's move) is read against the version it had."""
-    found: dict[str, tuple[int, ...]] = {}
-    for c in changes:
-        if is_manifest(c.path):
-            for line in c.removed_lines[:200]:
-                for name in dep_names(c.path, [line]):
-                    version = _version(line, name)
-                    if version and version > found.get(dep_key(name), ()):
-                        found[dep_key(name)] = version
-    return found
-
-
-def version_downgrade(c: FileChange, moved: dict[str, tuple[int, ...]] | None = None) -> str | None:
-    """"downgrades a dependency: name old → new" when a manifest's dependency line comes back with a lower version
-    (jackson-databind 2.21.3 → 2.9.8), here or below the version it had where the change set removed it (``moved``);
-    None when there is none."""
-    if not is_manifest(c.path) or not c.added_lines or not (c.removed_lines or moved):
-        return None
-    before: dict[str, tuple[tuple[int, ...], str]] = {}
-    for line in c.removed_lines[:200]:
-        for name in dep_names(c.path, [line]):
-            found = _version(line, name)
-            if found:
-                before.setdefault(name, (found, line))
-    for line in c.added_lines[:200]:
-        for name in dep_names(c.path, [line]):
-            found, was = _version(line, name), before.get(name)
-            if was is None and moved and dep_key(name) in moved:
-                was = (moved[dep_key(name)], "")
-            # "~> 2.2.4" → "~> 2.2": a range widened to the same release line, not a release moved down.
-            if found and was and found < was[0] and was[0][:len(found)] != found:
-                old, new = ".".join(map(str, was[0])), ".".join(map(str, found))
-                return f"downgrades a dependency: {name.rsplit(':', 1)[-1][:40]} {old} → {new}"
-    return _bare_version_downgrade(c.removed_lines, c.added_lines)
-
-
-# A version on a line of its own (Maven's <version> under the <artifactId> the hunk does not show): one such line
-# replaced by one lower is a dependency moved down, named by its versions (round 16: 2.14.0 → 2.9.8 was "build configuration").
-_BARE_VERSION_RE = re.compile(r"^\s*<version>\s*v?(\d+(?:\.\d+)+)[-.\w]*\s*</version>\s*$")
-
-
-def _bare_version_downgrade(removed: list[str], added: list[str]) -> str | None:
-    olds = [m.group(1) for line in removed if (m := _BARE_VERSION_RE.match(line))]
-    news = [m.group(1) for line in added if (m := _BARE_VERSION_RE.match(line))]
-    for old, new in zip(olds, news) if len(olds) == len(news) else ():
-        was, now = tuple(map(int, old.split("."))), tuple(map(int, new.split(".")))
-        if now < was and was[:len(now)] != now:
-            return f"downgrades a dependency version: {old} → {new}"
-    return None
 
 
 # ----- an install command in a page's sample, a script or a CI step naming a look-alike (round 34, relay.review.sample_code)

@@ -20,7 +20,8 @@ import msgspec
 from relay.core.contracts import FileChange, Risk
 from relay.review.file_kinds import file_kind, is_manifest, kind_rank
 from relay.review.checks import lines
-from relay.review.dependencies import dep_names, existing_dependencies, moved_dependencies, moved_versions
+from relay.review.dependencies import dep_names, existing_dependencies, moved_dependencies
+from relay.review.version_moves import moved_versions
 from relay.review.lead_order import repeated, strength
 from relay.review.new_logic import unjudged_logic
 from relay.review.low_change_floor import quoted_turns
