@@ -172,8 +172,8 @@ def cases_sliced(c: FileChange) -> str | None:
     for line in c.added_lines[:200] if olds else ():
         for m in _SLICED_RE.finditer(line):
             if squeezed(line[:m.start("s")] + line[m.end("s"):]) in olds:
-                n = re.search(r"\d+", m.group("s"))
-                return f"the cases after the first {n.group() if n else 'few'} ({m.group('x')}{m.group('s')})"
+                kept = re.findall(r"\d+", m.group("s"))[-1]  # the slice's end: every pattern holds it
+                return f"the cases after the first {kept} ({m.group('x')}{m.group('s')})"
     return None
 
 

@@ -19,7 +19,7 @@ import re
 from collections.abc import Sequence
 
 from relay.review.apart_edits import Run
-from relay.review.edit_scopes import Scopes, head_of
+from relay.review.edit_scopes import Scopes, head_of, scope_of
 
 __all__ = ["early_passes"]
 
@@ -43,22 +43,7 @@ def _code(line: str) -> bool:
 # A context manager's exit answering True (round 120f, held-out 511's halo: ``return True`` put into ``__exit__``): Python
 # then suppresses whatever the with block raised, wherever the line stands in the method.
 _TRUE_RE = re.compile(r"^\s*return\s+True\s*$")
-_EXIT_HEAD_RE = re.compile(r"^(\s*)(?:async\s+)?def\s+(__a?exit__)\s*\(")
-
-
-def _exit_of(lines: Sequence[str], at: int) -> str | None:
-    """``__exit__`` or ``__aexit__`` when the new file's line ``at`` stands in such a method's body, else None."""
-    own = len(lines[at]) - len(lines[at].lstrip())
-    for i in range(at - 1, max(-1, at - 200), -1):
-        text = lines[i]
-        if not text.strip() or len(text) - len(text.lstrip()) >= own:
-            continue
-        m = _EXIT_HEAD_RE.match(text)
-        if m is not None:
-            return m.group(2)
-        if re.match(r"\s*(?:async\s+)?(?:def|class)\b", text):
-            return None
-    return None
+_EXITS = ("__exit__", "__aexit__")
 
 
 def early_passes(runs: Sequence[Run], scopes: Scopes) -> dict[str, str]:
@@ -74,7 +59,7 @@ def early_passes(runs: Sequence[Run], scopes: Scopes) -> dict[str, str]:
         at = run.start - 1 + next(i for i, ln in enumerate(run.added) if ln.strip())  # the inserted line's index in the new file
         if not lines or at >= len(lines) or lines[at].strip() != line.strip():
             continue
-        if _TRUE_RE.match(line) and (exit_head := _exit_of(lines, at)) is not None:
+        if _TRUE_RE.match(line) and (exit_head := next((s.name for s in scope_of(lines, at + 1, [line]) if s.kind == "fn"), None)) in _EXITS:
             found[run.path] = (f"swallows every exception its with block raises ({line.strip()} in {exit_head}(): an error, a failed "
                                f"check, is never seen by the caller)")
             continue

@@ -18,7 +18,7 @@ import re
 from collections.abc import Sequence
 
 from relay.review.apart_edits import Run
-from relay.review.edit_scopes import Scopes, head_of
+from relay.review.edit_scopes import Scopes, scope_of
 
 __all__ = ["secrets_handed_back"]
 
@@ -27,7 +27,7 @@ __all__ = ["secrets_handed_back"]
 _ENTRY_RE = re.compile(r"""^\s*["'](?P<key>\w*(?:secret|password|passwd|keytab|private_?key|api_?key|credential)\w*)["']\s*:\s*"""
                        r"""(?P<value>[A-Za-z_][\w.]*)\s*,?\s*$""", re.IGNORECASE)
 _NOT_STORED_RE = re.compile(r"(?i)^(?:none|nil|null|true|false|undefined)$|redact|mask|hash|present|len")
-_READS_RE = re.compile(r"(?i)read|^get|get_?config|list|show|describe|display|info|status|to_?dict|to_?json|as_?dict|serializ|dump")
+_READS_RE = re.compile(r"(?i)^(?:get|list|show|describe|display|dump)|read|info|status|to_?(?:dict|json)|as_?dict|serializ")
 _MOST_RUNS = 50_000
 
 
@@ -45,19 +45,10 @@ def secrets_handed_back(runs: Sequence[Run], scopes: Scopes) -> dict[str, str]:
             at = run.start - 1 + offset
             if not lines or at >= len(lines) or lines[at].strip() != line.strip():
                 continue
-            head = _enclosing(lines, at)
+            head = next((s.name for s in scope_of(lines, at + 1, [line]) if s.kind == "fn"), None)
             if head is not None and _READS_RE.search(head):
                 found[run.path] = (f"hands a secret back in what {head}() answers ({m.group('key')}: {m.group('value')}): whoever may read "
                                    f"it, and every log of its responses, gets the credential")
                 break
     return found
 
-
-def _enclosing(lines: Sequence[str], at: int) -> str | None:
-    """The name of the function whose body holds the new file's line ``at``: the nearest head above it, less indented."""
-    own = len(lines[at]) - len(lines[at].lstrip())
-    for i in range(at - 1, max(-1, at - 120), -1):
-        text = lines[i]
-        if text.strip() and len(text) - len(text.lstrip()) < own and (name := head_of(text)) is not None:
-            return name
-    return None
