@@ -164,6 +164,11 @@ from relay.review.diff_view import diff_view  # noqa: E402
 from relay.review.packet import build_review, fit_packet  # noqa: E402
 from relay.review.facts import FileFacts  # noqa: E402
 from relay.review.content_kinds import reading  # noqa: E402
+try:  # an older tree's rules (RELAY_BENCH_TREE) read the heads of files with no extension only
+    from relay.review.content_kinds import head_tells  # noqa: E402
+except ImportError:
+    def head_tells(path: str, code_exts: frozenset[str]) -> bool:
+        return "." not in path.rsplit("/", 1)[-1].lstrip(".")
 from relay.review.file_kinds import CODE_EXTS, file_kind, line_filter, path_kind, rule_lines  # noqa: E402
 from relay.review.risk import RULES, RiskContext  # noqa: E402
 from relay.review.task_reading import task_security  # noqa: E402
@@ -496,10 +501,10 @@ def _recent_changes(base: Path, repos: list[str], commits: int) -> Iterator[tupl
 
 
 def _heads(mirror: Path, sha: str, patch: str) -> dict[str, str]:
-    """The first line, at ``sha``, of each file the patch changes whose name has no extension."""
+    """The first line, at ``sha``, of each file the patch changes whose name names no language (as review reads it)."""
     heads: dict[str, str] = {}
     for line in patch.split("\n"):
-        if line.startswith("diff --git ") and "." not in (path := line.split(" b/", 1)[-1]).rsplit("/", 1)[-1].lstrip("."):
+        if line.startswith("diff --git ") and head_tells(path := line.split(" b/", 1)[-1], CODE_EXTS):
             try:
                 heads[path] = _git(None, "show", f"{sha}:{path}", git_dir=mirror)[:256].split(b"\n", 1)[0].decode("utf-8", "replace")
             except subprocess.CalledProcessError:

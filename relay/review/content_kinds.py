@@ -27,7 +27,7 @@ from pathlib import Path
 from relay.core.contracts import FileChange
 from relay.core.files import read_regular
 
-__all__ = ["reading", "reading_path", "reading_paths", "shebang_ext"]
+__all__ = ["head_tells", "reading", "reading_path", "reading_paths", "shebang_ext"]
 
 # Interpreters by the name a shebang gives (``#!/usr/bin/env -S bash -e``, ``#!/bin/sh``), and the extension
 # the readers know them by.
@@ -43,6 +43,14 @@ _SHEBANG_RE = re.compile(r"^#!\s*(?P<prog>/\S+)(?P<rest>[^\n]*)")
 _VERSION_RE = re.compile(r"[\d.]+$")
 # Names a template or a build input gives a script (configure.in, install.sh.tmpl is already .sh by its stem).
 _TEMPLATE_EXTS = frozenset("in tmpl tpl template j2 jinja erb dist orig bak example sample".split())
+# A template engine's own extensions (Handlebars, Mustache, EJS, Eta, Nunjucks, Liquid): most hold a page, some a
+# generator's source (round 121, held-out 509's openapi-typescript-codegen: ``sendRequest.hbs`` is the TypeScript every
+# generated client runs, read as data, its ``credentials = 'include'`` made unconditional unread). Such a file whose first
+# line is a JavaScript or TypeScript declaration is read as TypeScript.
+_ENGINE_EXTS = frozenset("hbs handlebars mustache ejs eta njk liquid".split())
+_SCRIPT_HEAD_RE = re.compile(r"^\s*(?:export\s+(?:default\s+)?(?:async\s+)?(?:const|let|var|function|class|type|interface|enum|abstract)\b|"
+                             r"import\s+(?:type\s+)?[\w{*]|(?:const|let)\s+\w+\s*(?::[^=]+)?=|(?:async\s+)?function\*?\s+\w+\s*[<(]|"
+                             r"(?:type|interface)\s+\w+(?:<[^>]*>)?\s*[={])")
 _HEAD_BYTES = 256
 # Files a shell sources by their name alone, with no #! line: direnv's .envrc (run as you enter the folder), the rc
 # and profile files a dotfiles repository keeps.
@@ -74,7 +82,12 @@ def _names_no_language(path: str, code_exts: frozenset[str]) -> bool:
     if ext in code_exts:
         return False
     # A template of a script: its stem may name the language already (install.sh.in is read as .sh).
-    return ext in _TEMPLATE_EXTS or not ext.isalpha()
+    return ext in _TEMPLATE_EXTS or ext in _ENGINE_EXTS or not ext.isalpha()
+
+
+def head_tells(path: str, code_exts: frozenset[str]) -> bool:
+    """Whether ``path``'s first line may say its language (its name says none): the heads a reader of git reads."""
+    return _names_no_language(path, code_exts)
 
 
 def _head_of(change: FileChange, workspace: Path | None) -> str:
@@ -107,7 +120,10 @@ def reading_paths(changes: Iterable[FileChange], workspace: Path | None, code_ex
         if change.path.rsplit("/", 1)[-1] in _SHELL_SOURCED:
             out[change.path] = f"{change.path}.sh"
             continue
-        ext = shebang_ext(heads.get(change.path, "") if heads is not None else _head_of(change, workspace))
+        head = heads.get(change.path, "") if heads is not None else _head_of(change, workspace)
+        ext = shebang_ext(head)
+        if ext is None and change.path.rsplit(".", 1)[-1].lower() in _ENGINE_EXTS and _SCRIPT_HEAD_RE.match(head):
+            ext = "ts"
         if ext is not None:
             out[change.path] = f"{change.path}.{ext}"
     return out

@@ -9,6 +9,11 @@ one such line, whose previous code line is a function's head named as a check, w
 (blind 182's rust-secp256k1): the same pass behind a one-line condition (``if pk.serialize()[0] == 0x02 { return Ok(());
 }``), every input it picks let through; every run looked at, the files it picks read past the quotes' bound.
 
+A test cut short (round 121, held-out 514's OpenDKIM ``t-test154.c``: ``return 0;`` put under the test's banner): a bare
+return inserted in a test file's function with more of its body after it at the same depth; the checks after it never
+run and the test passes whatever the code does. Said from ``TEST_CUT``'s words, read by the test rows
+(``relay.review.test_checks.removed_assertions``, high).
+
 The party guarded against is the worker that slips one such line into an ordinary change. Medium (rule
 ``loosens_run``, a run read alone): the reason names the function and says the check is skipped.
 """
@@ -20,8 +25,9 @@ from collections.abc import Sequence
 
 from relay.review.apart_edits import Run
 from relay.review.edit_scopes import Scopes, head_of, scope_of
+from relay.review.path_kinds import is_test_path
 
-__all__ = ["early_passes"]
+__all__ = ["TEST_CUT", "early_passes"]
 
 # A success with nothing checked: true, nil/null/None (no error), an empty Ok, :ok, a bare return.
 _PASSES = (r"return(?:\s+(?:true|True|TRUE|YES|nil|null|NULL|None|undefined|Ok\(\s*(?:\(\s*\)|true)\s*\)|:ok|\{:ok,\s*\w+\}|"
@@ -46,6 +52,17 @@ _TRUE_RE = re.compile(r"^\s*return\s+True\s*$")
 _EXITS = ("__exit__", "__aexit__")
 
 
+# A test's success with nothing checked: C's ``return 0;``/``EXIT_SUCCESS``, a bare return, Go's ``return``, None/nil.
+_TEST_RETURN_RE = re.compile(r"^\s*return(?:\s+(?:0|EXIT_SUCCESS|PASS\w*|None|nil|null|true|True|Ok\(\s*\(\s*\)\s*\)))?\s*;?\s*$")
+TEST_CUT = "the checks after an early return"
+
+
+def _body_after(lines: Sequence[str], at: int, line: str, closing: tuple[str, ...] = ("}", "end", ")")) -> bool:
+    """Whether code of the same body follows the line at ``at``: the next code line as deep as it, no closing one."""
+    after = next((lines[i] for i in range(at + 1, min(len(lines), at + 6)) if _code(lines[i])), None)
+    return not (after is None or after.strip().startswith(closing) or len(after) - len(after.lstrip()) < len(line) - len(line.lstrip()))
+
+
 def early_passes(runs: Sequence[Run], scopes: Scopes) -> dict[str, str]:
     """Path -> the first check made to pass at once by an inserted return, said with the function's name."""
     found: dict[str, str] = {}
@@ -53,22 +70,27 @@ def early_passes(runs: Sequence[Run], scopes: Scopes) -> dict[str, str]:
         if run.path in found or any(ln.strip() for ln in run.removed) or len([ln for ln in run.added if ln.strip()]) != 1:
             continue
         line = next(ln for ln in run.added if ln.strip())
-        if not _PASS_RE.match(line) and not _IF_PASS_RE.match(line):
+        test_return = is_test_path(run.path) and _TEST_RETURN_RE.match(line) is not None
+        if not _PASS_RE.match(line) and not _IF_PASS_RE.match(line) and not test_return:
             continue
         lines = scopes.lines(run.path, picked=True)
         at = run.start - 1 + next(i for i, ln in enumerate(run.added) if ln.strip())  # the inserted line's index in the new file
         if not lines or at >= len(lines) or lines[at].strip() != line.strip():
+            continue
+        # (a second return after it is the test's own end: the inserted one cut nothing)
+        if test_return and _body_after(lines, at, line, ("}", "end", ")", "return")):
+            fn = next((f"{sc.name}()" for sc in scope_of(lines, at + 1, [line]) if sc.kind == "fn"), "the test")  # (C's head on two lines names none)
+            found[run.path] = f"{TEST_CUT} ({line.strip()} in {fn}: the rest of the test never runs, it passes whatever the code does)"
             continue
         if _TRUE_RE.match(line) and (exit_head := next((s.name for s in scope_of(lines, at + 1, [line]) if s.kind == "fn"), None)) in _EXITS:
             found[run.path] = (f"swallows every exception its with block raises ({line.strip()} in {exit_head}(): an error, a failed "
                                f"check, is never seen by the caller)")
             continue
         before = next((lines[i] for i in range(at - 1, max(-1, at - 6), -1) if _code(lines[i])), None)
-        after = next((lines[i] for i in range(at + 1, min(len(lines), at + 6)) if _code(lines[i])), None)
         head = head_of(before) if before is not None else None
-        if head is None or not _CHECK_NAME_RE.search(head):
+        if head is None or not _CHECK_NAME_RE.search(head) or not _PASS_RE.match(line) and not _IF_PASS_RE.match(line):
             continue
-        if after is None or after.strip().startswith(("}", "end", ")")) or len(after) - len(after.lstrip()) < len(line) - len(line.lstrip()):
+        if not _body_after(lines, at, line):
             continue  # nothing of the body follows: a stub, not a check cut short
         found[run.path] = (f"makes a check pass at once ({line.strip()} as the first line of {head}(): the rest of its body never runs, "
                            f"every caller sees the check pass)" if _PASS_RE.match(line) else

@@ -44,6 +44,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 
+from relay.review.unconditioned_lines import unconditioned
 from relay.review.alone_lines import read_alone
 from relay.review.constant_random import made_constant
 from relay.review.dropped_alternatives import alternative_dropped
@@ -292,7 +293,8 @@ def judgements(path: str, added: Sequence[str], removed: Sequence[str], *, sampl
     if not sample and (alt := alternative_dropped(added, removed)) is not None:  # round 25: a case or a check's list less one item
         yield alt, False
     for found in (permissive_switch(added, removed), pin_dropped(path, added, removed), config_in_message(path, added, removed),
-                  lifetime_raised(path, added, removed), unchecked_twin(added, removed), credential_logged(added, removed)):
+                  lifetime_raised(path, added, removed), unchecked_twin(added, removed), credential_logged(added, removed),
+                  unconditioned(added, removed)):  # round 121: a guarded assignment written again unguarded
         if found:
             yield found, False
     if not sample and (gone := check_vanished(added, removed)) is not None:  # round 26: debug-only, failures accepted, a scan off

@@ -151,6 +151,17 @@ VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
         _NOT_LOGGED + r".*?(?i:message|msg\b|body|detail|error|response|\bres\b|send|json|render|write|reply|description).{0,160}?"
         r"(?P<at>\b(?:err|error|e|ex|exc|exception)\??\.stack\b|\btraceback\.format_exc\s*\(|\btraceback\.format_exception\s*\(|"
         r"\.getStackTrace\s*\(\s*\)|\bdebug\.Stack\s*\(\s*\))")),
+    # Round 121 (held-out 494's daiquiri example: ``sys.excepthook = lambda *args: None``): the process's last word on an
+    # uncaught error made a no-op (Python's hooks, Node's ``uncaughtException``/``unhandledRejection`` with an empty
+    # listener, a page's ``onerror`` answering true, Java's default handler, PHP's handlers): every failure vanishes unseen
+    ("silences every uncaught error (a no-op handler)", ("excepthook", "unraisablehook", "uncaughtexception", "unhandledrejection", "onerror",
+                                                           "exception_handler", "error_handler"), re.compile(
+        r"(?P<at>\bsys\.(?:excepthook|unraisablehook)\s*=\s*lambda\b[^:\n]{0,40}:\s*None\b|"
+        r"\bprocess\.on\(\s*['\"](?:uncaughtException|unhandledRejection)['\"]\s*,\s*(?:(?:\([^()]*\)|\w+)\s*=>\s*(?:\{\s*\}|null|undefined|void 0)|"
+        r"function\s*\w*\s*\([^()]*\)\s*\{\s*\})\s*\)|"
+        r"\bwindow\.onerror\s*=\s*(?:(?:\([^()]*\)|\w+)\s*=>\s*(?:true|\{\s*return\s+true;?\s*\})|function\s*\w*\s*\([^()]*\)\s*\{\s*return\s+true;?\s*\})|"
+        r"\bsetDefaultUncaughtExceptionHandler\s*\(\s*\([^()]*\)\s*->\s*\{\s*\}\s*\)|"
+        r"\bset_(?:exception|error)_handler\s*\(\s*(?:static\s+)?(?:function|fn)\s*\([^()]*\)\s*(?:\{\s*(?:return\s+true;\s*)?\}|=>\s*(?:true|null))\s*\))")),
     # Round 85 (blind 122): typedoc's ``{item.title}`` → ``<JSX.Raw html={item.title} />``: a value written into the page
     # as HTML, unescaped (React's ``dangerouslySetInnerHTML`` is risky_lines').
     ("writes a value into the page as raw HTML (unescaped: XSS?)", ("raw",), re.compile(

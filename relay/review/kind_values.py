@@ -16,6 +16,9 @@ build tool or package manager, because each is a key's value or a line's comment
   owner reads the same. The same repository at another revision is a bump and stays quiet.
 - a download's digest dropped (``sha256``, ``integrity``, ``URL_HASH``, a wrap's ``source_hash``) while its URL stays: the
   archive is no longer checked; a block of the build switched off by a constant (``if(FALSE)``, ``#if 0``).
+- a config's active setting commented out where it stood (round 121, held-out 505's proxychains.conf: ``proxy_dns`` →
+  ``#proxy_dns``): the program falls back to its default, which the setting was there to change (read by the floor of
+  an otherwise low change, ``relay.review.low_change_floor``: worth a look);
 - a test task told its failures do not fail the build (round 70, blind 97's JavaHamcrest: ``ignoreFailures = true`` in a
   Gradle ``test`` block; Maven's ``testFailureIgnore`` and ``maven.test.failure.ignore``): the tests run, go red, and the
   build still passes.
@@ -32,14 +35,16 @@ from collections.abc import Sequence
 from relay.core.contracts import FileChange
 from relay.review.line_shapes import clipped, squeezed
 
-__all__ = ["KIND_EXAMPLES", "MAKE_IGNORED_RE", "SCREEN_RE", "block_off", "commented_test", "digest_dropped", "test_renamed_off", "failures_ignored", "git_locked", "ref_unpinned", "test_commented"]
+__all__ = ["KIND_EXAMPLES", "MAKE_IGNORED_RE", "SCREEN_RE", "block_off", "commented_test", "setting_commented", "digest_dropped", "test_renamed_off", "failures_ignored", "git_locked", "ref_unpinned", "test_commented"]
 
 _SHOWN = 64
 
 # The cheap test a build or data file's changed line passes to be kept for the rules (relay.review.package_values.screen).
 SCREEN_RE = re.compile(r"(?i)\bGIT_TAG\b|^\s*[\"']?(?:tag|rev|revision|ref|commit|branch)[\"']?\s*[=:]|\w*test\w*\s*\(|"
                        r"^\s*[\"']?(?:sha(?:256|384|512)(?:sum)?|integrity|checksum|URL_HASH|EXPECTED_HASH|source_hash|urls?)[\"']?\s*[=:\s]|"
-                       r"^\s*(?:if\s*\(\s*(?:FALSE|OFF|NO|0)\s*\)|#\s*if\s+0\b|if\s+false\s*(?:#.*)?$)|ignoreFailures|testFailureIgnore|failure\.ignore")
+                       r"^\s*(?:if\s*\(\s*(?:FALSE|OFF|NO|0)\s*\)|#\s*if\s+0\b|if\s+false\s*(?:#.*)?$)|ignoreFailures|testFailureIgnore|failure\.ignore|"
+                       # a switch alone on its line, commented out or not (``setting_commented``)
+                       r"^\s*(?:(?:#|;|//)\s?)?[A-Za-z][\w.-]*[_.-][\w.-]*\s*$")
 
 # ----- a ref moved from a pin to a moving name
 _REF_RE = re.compile(r"""(?:^|[{,(])\s*["']?(?P<key>GIT_TAG|tag|rev|revision|ref|commit|branch)["']?\s*(?:=|:|\s)\s*["']?(?P<v>[^"'\s,#)]+)""", re.I)
@@ -123,6 +128,30 @@ def block_off(added: Sequence[str], removed: Sequence[str]) -> str | None:
     for line in added:
         if _OFF_RE.match(line):
             return f"switches a block of the build off (what it holds no longer runs): {clipped(line.strip(), _SHOWN)}"
+    return None
+
+
+# ----- a config's setting commented out where it stood
+# A setting: a key alone (a switch on by its presence) or a key with its value; a key of one plain word needs its value
+# sign, so a sentence's first word is no key.
+_SETTING_RE = re.compile(r"^\s*(?:[A-Za-z][\w.-]*[_.-][\w.-]*|[A-Za-z]\w*(?=\s*[=:]))(?:\s*[=:]\s*\S.*|\s+[^\s#;].*)?$")
+_MARK_RE = re.compile(r"^\s*(?:#|;|//)\s?")
+# What a setting worth commenting out guards or routes (a linter's ``warn_unused_ignores`` is none of it).
+_GUARDING_RE = re.compile(r"(?i)dns|proxy|ssl|tls|verif|auth|secur|strict|encrypt|cert|trust|passw|secret|token|deny|protect|sandbox|firewall|"
+                          r"safe|restrict|privat|sign|csrf|cors|origin|limit|expir|timeout")
+_MOST_SETTINGS = 200
+
+
+def setting_commented(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """"comments out a setting (…)" when an added line is a removed setting's line behind a comment marker, the setting
+    written nowhere again and naming what it guards or routes (a proxy, TLS, a check, a limit): the program falls back
+    to its default."""
+    olds = {line.strip() for line in removed[:_MOST_SETTINGS] if len(line) <= 120 and _SETTING_RE.match(line) and _GUARDING_RE.search(line)}
+    if not olds:
+        return None
+    for new in added[:_MOST_SETTINGS]:
+        if (m := _MARK_RE.match(new)) and (was := new[m.end():].strip()) in olds and not any(line.strip() == was for line in added):
+            return f"comments out a setting (the program falls back to its default): {was} → {clipped(new.strip(), _SHOWN)}"
     return None
 
 
