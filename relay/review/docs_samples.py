@@ -47,6 +47,12 @@ _TAIL_COMMENT_RE = re.compile(r"(?<=[\w\"')\]},;])\s+(?://|#)\s.*$")
 # An option given a module's constant is one too (round 88: secure-password's README ``memlimit: securePassword.MEMLIMIT_MIN,``),
 # and a JSON sample's key, quoted (round 90, blind 136's python3-saml README: ``"strict": true,`` made ``false``).
 _PROPERTY_RE = re.compile(r"""^(?:[\w$-]+|"[\w$.-]+"|'[\w$.-]+')\s*:\s*(?:"[^"]*"|'[^']*'|-?\d[\d._]*|true|false|null|\[|\{|[A-Za-z_$][\w$]*(?:\.[\w$]+)+)\s*,?$""")
+# A line of a call's arguments alone (round 121b, held-out 523's pyzotero README: ``library_id, library_type, api_key`` made
+# ``"5704521", "user", "Qz8v…"``): names joined by commas, one at least a quoted literal, a dotted or an underscored name
+# (a list of plain words is a sentence's).
+_ARG = r"""(?:"[^"]*"|'[^']*'|-?\d[\w.]*|[A-Za-z_$][\w$.]*!?)"""
+_ARGS_RE = re.compile(rf"^(?:{_ARG}\s*,\s*)*{_ARG}\s*,?$")
+_CODE_ARG_RE = re.compile(r"""["'][^"']*["']|[A-Za-z$][\w$]+[._][A-Za-z_$][\w$.]+""")
 # A docs page's own markup: a heading (markdown, rdoc ``= Title``, rst underline), a list item, a quote, a table row, a
 # link or image, a fence, an rst directive or comment, an html tag.
 _MARKUP_RE = re.compile(r"^(?:#{1,6}\s|=+\s|[-*+]\s|\d+[.)]\s|>|\||!?\[|```|~~~|\.\.\s|<[a-zA-Z/!]|[=\-~^\"'`#*+]{3,}\s*$)")
@@ -87,7 +93,8 @@ def is_sample(line: str) -> bool:
     # setting given a literal is code (blind 87's aws-jwt-verify: ``jwksUri: "http://…", // set this to the JWKS uri
     # from your OpenID configuration`` had read as prose, and its https made http was left low).
     code = sample_code(text)
-    return bool(_CODE_SHAPE_RE.search(code) or _PROPERTY_RE.match(code)) and not looks_like_prose(code)
+    return bool(_CODE_SHAPE_RE.search(code) or _PROPERTY_RE.match(code) or (_ARGS_RE.match(code) and ("," in code) and _CODE_ARG_RE.search(code))) \
+        and not looks_like_prose(code)
 
 
 def sample_code(line: str) -> str:

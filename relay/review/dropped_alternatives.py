@@ -8,6 +8,10 @@ runs named such a line only as "edit apart from the change": the item gone is wh
 reason names it. Whether the branch refuses or allows is not read (a list that shrinks may narrow an allow-list): worth a
 look (medium), named, first among its risk's files.
 
+``refusal_narrowed`` (round 121b, high): a pattern's alternatives cut in a line that refuses or redacts (grav's nginx
+``location ~* /user/(accounts|config|env)/.*$ { return 403; }`` → ``(config|env)``: the accounts folder served again;
+octokit's README ``logger.filter(/(Authorization: "(token|Bearer) )(\\w+)/, '\\1[REMOVED]')`` → ``(basic)``: tokens logged).
+
 Read as pairs of one line each, the same line less one item: a reordered list, an item renamed, an item added, a list
 written on several lines, a docs page's prose are quiet. Linear: each side's lines are read once (at most ``_MOST``), a
 pair costs its length, and a line meets only the removed lines that open as it does.
@@ -20,7 +24,7 @@ from collections.abc import Sequence
 
 from relay.review.line_shapes import window
 
-__all__ = ["alternative_dropped"]
+__all__ = ["alternative_dropped", "refusal_narrowed"]
 
 _MOST = 400
 _LONGEST = 300
@@ -143,4 +147,29 @@ def alternative_dropped(added: Sequence[str], removed: Sequence[str]) -> str | N
             if item:
                 # The new line quoted (the view's window opens at the row a reason quotes): the item said first.
                 return f"drops an alternative from a check or case ({item} no longer matches): {window(line.strip(), 0, 0, _QUOTE)}"
+    return None
+
+
+# ----- a refusing or redacting pattern's alternatives cut
+_GROUP_RE = re.compile(r"\((?:\?:)?(?P<alts>[^()|]+(?:\|[^()|]+)+)\)")
+_REFUSES_RE = re.compile(r"(?i)\bdeny\b|\breturn\s+40[134]\b|\bforbid|\bredact|\bfilter\w*\s*\(|\bscrub|\[(?:REMOVED|FILTERED|REDACTED|MASKED)\]|"
+                         r"\bdisallow|\ball\s+denied|\bblock(?:ed)?_?(?:list|paths?|patterns?)\b")
+
+
+def refusal_narrowed(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """"narrows what a refusal or a redaction matches (…)" for a pair whose alternation lost items, else None."""
+    olds: dict[tuple[str, str], tuple[str, list[str]]] = {}
+    for line in removed[:_MOST]:
+        if len(line) <= _LONGEST and _REFUSES_RE.search(line):
+            for m in _GROUP_RE.finditer(line):
+                olds[(_compact(line[:m.start()]), _compact(line[m.end():]))] = (line, m["alts"].split("|"))
+    for new in added[:_MOST] if olds else ():
+        for m in _GROUP_RE.finditer(new) if len(new) <= _LONGEST else ():
+            found = olds.get((_compact(new[:m.start()]), _compact(new[m.end():])))
+            if found is not None and (gone := [alt for alt in found[1] if alt not in m["alts"].split("|")]):
+                return f"narrows what a refusal or a redaction matches ({', '.join(gone)[:40]} no longer): {window(new, m.start(), m.end(), _QUOTE)}"
+        for m in re.finditer(r"\((?:\?:)?(?P<one>[^()|]+)\)", new) if len(new) <= _LONGEST else ():  # cut to one alternative
+            found = olds.get((_compact(new[:m.start()]), _compact(new[m.end():])))
+            if found is not None and (gone := [alt for alt in found[1] if alt != m["one"]]):
+                return f"narrows what a refusal or a redaction matches ({', '.join(gone)[:40]} no longer): {window(new, m.start(), m.end(), _QUOTE)}"
     return None

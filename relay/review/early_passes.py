@@ -36,6 +36,12 @@ _PASS_RE = re.compile(rf"^\s*{_PASSES}\s*$")
 # The same pass behind a one-line condition (round 102, blind 182: rust-secp256k1's ``verify()`` opened with
 # ``if pk.serialize()[0] == 0x02 { return Ok(()); }``): every input the condition picks passes unchecked.
 _IF_PASS_RE = re.compile(rf"^\s*if\b[^{{}}]*?(?:\{{\s*{_PASSES}\s*\}}|\)\s*{_PASSES}|:\s*{_PASSES})\s*$")
+# Ruby's guard clause (``return if Tomo.quiet?``, ``return unless enabled?``): the same pass when a condition holds.
+_RUBY_IF_PASS_RE = re.compile(r"^\s*return\s+(?:if|unless)\b[^;{}]*$")
+# An error report's own method (round 121b, held-out 520's tomo logger: ``return if Tomo.quiet?`` put first in ``def
+# error(message)``): every error the program reports is dropped when the switch is on.
+_REPORT_NAME_RE = re.compile(r"(?i)^(?:error|errors|alert|critical|fatal|audit\w*|report_?(?:error|exception|failure)\w*|log_?(?:error|exception)\w*|"
+                             r"notify_?(?:error|exception|failure)\w*|on_?error)$")
 _CHECK_NAME_RE = re.compile(r"(?i)check|valid|verif|authori[sz]|authentic|allow|permit|permission|^can_?[A-Za-z]|^is_?(?:admin|owner|member|trusted|safe|"
                             r"signed|expired|granted)|^has_?(?:access|role|perm)|guard|ensure|require|assert|accept|trust|csrf|signature|expire")
 _MOST_RUNS = 50_000  # runs looked at for the shape (one inserted line, a regex): the 4,228th of a 153-file change held one
@@ -71,7 +77,7 @@ def early_passes(runs: Sequence[Run], scopes: Scopes) -> dict[str, str]:
             continue
         line = next(ln for ln in run.added if ln.strip())
         test_return = is_test_path(run.path) and _TEST_RETURN_RE.match(line) is not None
-        if not _PASS_RE.match(line) and not _IF_PASS_RE.match(line) and not test_return:
+        if not _PASS_RE.match(line) and not _IF_PASS_RE.match(line) and not test_return and not _RUBY_IF_PASS_RE.match(line):
             continue
         lines = scopes.lines(run.path, picked=True)
         at = run.start - 1 + next(i for i, ln in enumerate(run.added) if ln.strip())  # the inserted line's index in the new file
@@ -88,7 +94,10 @@ def early_passes(runs: Sequence[Run], scopes: Scopes) -> dict[str, str]:
             continue
         before = next((lines[i] for i in range(at - 1, max(-1, at - 6), -1) if _code(lines[i])), None)
         head = head_of(before) if before is not None else None
-        if head is None or not _CHECK_NAME_RE.search(head) or not _PASS_RE.match(line) and not _IF_PASS_RE.match(line):
+        if head is not None and _REPORT_NAME_RE.match(head) and (_PASS_RE.match(line) or _RUBY_IF_PASS_RE.match(line) or _IF_PASS_RE.match(line)) and _body_after(lines, at, line):
+            found[run.path] = f"silences what it reports ({line.strip()} as the first line of {head}(): the errors it was told are dropped)"
+            continue
+        if head is None or not _CHECK_NAME_RE.search(head) or not _PASS_RE.match(line) and not _IF_PASS_RE.match(line) and not _RUBY_IF_PASS_RE.match(line):
             continue
         if not _body_after(lines, at, line):
             continue  # nothing of the body follows: a stub, not a check cut short

@@ -47,7 +47,7 @@ from collections.abc import Iterator, Sequence
 from relay.review.unconditioned_lines import unconditioned
 from relay.review.alone_lines import read_alone
 from relay.review.constant_random import made_constant
-from relay.review.dropped_alternatives import alternative_dropped
+from relay.review.dropped_alternatives import alternative_dropped, refusal_narrowed
 from relay.review.lost_results import final_dropped, lost_result
 from relay.review.narrowed_compare import fields_dropped
 from relay.review.flipped_lines import flipped
@@ -290,6 +290,8 @@ def judgements(path: str, added: Sequence[str], removed: Sequence[str], *, sampl
         yield final, True
     if (lost := lost_result(added, removed)) is not None:  # round 19: a verdict blanked, a catch emptied, TLS defaults bypassed
         yield lost, lost.startswith("comments out a check")  # round 119: a check that never runs is a guard deleted (high)
+    if (narrowed := refusal_narrowed(added, removed)) is not None:  # round 121b: a deny rule's or a log filter's alternatives cut
+        yield narrowed, True
     if not sample and (alt := alternative_dropped(added, removed)) is not None:  # round 25: a case or a check's list less one item
         yield alt, False
     for found in (permissive_switch(added, removed), pin_dropped(path, added, removed), config_in_message(path, added, removed),

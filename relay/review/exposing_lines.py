@@ -162,6 +162,15 @@ VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
         r"\bwindow\.onerror\s*=\s*(?:(?:\([^()]*\)|\w+)\s*=>\s*(?:true|\{\s*return\s+true;?\s*\})|function\s*\w*\s*\([^()]*\)\s*\{\s*return\s+true;?\s*\})|"
         r"\bsetDefaultUncaughtExceptionHandler\s*\(\s*\([^()]*\)\s*->\s*\{\s*\}\s*\)|"
         r"\bset_(?:exception|error)_handler\s*\(\s*(?:static\s+)?(?:function|fn)\s*\([^()]*\)\s*(?:\{\s*(?:return\s+true;\s*)?\}|=>\s*(?:true|null))\s*\))")),
+    # Round 121b (held-out 520's lint-staged README: ``git config --global --add safe.directory '*'``): git's check that a
+    # repository belongs to the user turned off for every folder; a repository another user planted (a shared /tmp, a
+    # mounted volume) then runs its own config's hooks and fsmonitor as you
+    ("trusts every repository's config (git safe.directory '*')", ("safe.directory",), re.compile(
+        r"\bsafe\.directory\b\s*(?:=\s*)?(?P<at>['\"]?\*['\"]?)(?=\s|$|['\";])")),
+    # Round 121b (held-out 521's pkgconf manifest: ``<requestedExecutionLevel level="requireAdministrator"``): a Windows program
+    # that demands administrator rights every time it starts (a build tool's does not need them; every run is elevated)
+    ("makes Windows run it as administrator (requireAdministrator)", ("requireadministrator",), re.compile(
+        r"requestedExecutionLevel\b[^>]{0,60}?\blevel\s*=\s*['\"](?P<at>requireAdministrator)['\"]")),
     # Round 85 (blind 122): typedoc's ``{item.title}`` → ``<JSX.Raw html={item.title} />``: a value written into the page
     # as HTML, unescaped (React's ``dangerouslySetInnerHTML`` is risky_lines').
     ("writes a value into the page as raw HTML (unescaped: XSS?)", ("raw",), re.compile(

@@ -153,6 +153,12 @@ _REGISTRATION_RE = re.compile(r"^\s*(?:(?://+|#+|--|;+)\s*)?(?:tcase_add_\w*test
                               r".*\b(?:void|def|func|fn)\s+(?:x|_+|disabled_?|skip_?|DISABLED_)?test\w*\s*\(")
 
 
+# A test's exit status or a verifying call's result (relay.review.test_checks.failure_made_pass: ``return 1;`` → ``return 0;``,
+# ``err = Verify(…)`` → ``_ = Verify(…)``): a coarse screen of both sides.
+_RESULT_LINE_RE = re.compile(r"^\s*(?:return\s+(?:-?[01]|EXIT_\w+|true|false|True|False)\s*;?\s*$|exit\s*\(?\s*(?:[01]|EXIT_\w+)\s*\)?\s*;?\s*$|abort\s*\(|"
+                             r"(?:_|err|error|ok|rc|ret|res|result|status)\s*:?=\s*[\w.]*(?i:verif|check|validat|authenticat))")
+
+
 def _keep_test_signals(line: str) -> bool:
     # Assertions, skip markers, case starts and table rows: what counting cases needs; a line naming an advisory or attack,
     # or a case named for one (a security regression test, see relay.review.risk); a download run (relay.review.fetched_code).
@@ -164,6 +170,7 @@ def _keep_test_signals(line: str) -> bool:
         or attack_test_name(line) is not None
         or ("(" in line and COMPARE_CALL_RE.search(line) is not None)  # a check made vacuous (round 117, blind 380's barcode test)
         or LOOP_RE.search(line) is not None  # a loop over the cases, sliced to its first (round 120c)
+        or _RESULT_LINE_RE.match(line) is not None  # a failure answered as a pass, a check's result dropped (round 121b)
     )
 
 
@@ -180,7 +187,7 @@ def _keep_code(prefixes: tuple[str, ...]) -> Callable[[str], bool]:
         # A comment that pastes a vendor's credential (``# token: npm_…``) is one committed all the same (relay.core.redact).
         return (not comment_only(text, prefixes) or advisory_words(text) is not None or silencing_comment(text) or sample_in_comment(text)
                 or vendor_secret(text) is not None or says_default(text)  # round 81: "It defaults to REQUIRE" above a default set to USE
-                or _GUARD_ANNOTATION.search(text) is not None)
+                or _GUARD_ANNOTATION.search(text) is not None or _COMMENTED_EXIT_RE.match(text) is not None)
 
     return keep
 
@@ -189,6 +196,13 @@ def _keep_code(prefixes: tuple[str, ...]) -> Callable[[str], bool]:
 # put on a settings controller's method, a comment line no rule read): it decides who may call the method.
 _GUARD_ANNOTATION = re.compile(r"@(?:NoAdminRequired|PublicPage|NoCSRFRequired|NoTwoFactorRequired|PasswordConfirmationRequired|"
                                r"BruteForceProtection|PermitAll|AllowAnonymous|RolesAllowed|Secured|PreAuthorize)\b")
+
+
+# An exit commented out where it stood (round 121b, held-out 521's PHPAuth README: ``exit();`` → ``// exit();`` after a
+# refusal's "Forbidden"): relay.review.pair_slips reads the pair, and the comment is the half that tells.
+# (code's shape only: a statement's ``;``, a call's parentheses, or the bare word; "// return value for that function." is prose)
+_COMMENTED_EXIT_RE = re.compile(r"^(?://+|#+|--)\s*(?:(?:return|throw|raise)\b[^;]{0,40};|(?:exit|die|abort|sys\.exit|process\.exit|os\.Exit)\s*\([^()]{0,20}\)\s*;?|"
+                                r"return|exit|die)\s*$")
 
 
 def line_filter(path: str) -> Callable[[str], bool]:
@@ -248,7 +262,7 @@ def _keep_doc_signals(line: str) -> bool:
     # in the docs that may turn a security value the unsafe way is read as code is (relay.review.risky_lines);
     # so is a sample's guard (a reader copies the sample: its check deleted is a check the reader never writes); so is a
     # sentence telling the reader to commit a credential (relay.review.deciding_tokens, round 32).
-    return _KEEP_SKIPS(line) or security_note(line) is not None or risky_screen(line) or edit_turns.screen(line) or docs_samples.is_sample(line) or deciding_tokens.screen(line) or sample_code.screen(line) or sample_code.MODULE_PATH_RE.search(line) is not None or swap_slips.screen(line) or unguarded_swaps.screen(line) or written_slips.screen(line) or ((  # a route's line holds its guards
+    return _KEEP_SKIPS(line) or security_note(line) is not None or risky_screen(line) or edit_turns.screen(line) or docs_samples.is_sample(line) or deciding_tokens.screen(line) or sample_code.screen(line) or sample_code.MODULE_PATH_RE.search(line) is not None or swap_slips.screen(line) or unguarded_swaps.screen(line) or written_slips.screen(line) or _COMMENTED_EXIT_RE.match(line.strip()) is not None or ((  # a route's line holds its guards
         _DOC_GUARD_RE.search(line) is not None or ROUTE_RE.search(line) is not None) and not looks_like_prose(line.strip()))
 
 

@@ -50,7 +50,7 @@ from collections.abc import Iterator, Sequence
 from relay.review.line_shapes import squeezed
 from relay.review.overridden_turns import cut_quote, paired_quote
 
-__all__ = ["pair_slip"]
+__all__ = ["exit_commented_out", "pair_slip"]
 
 _PAIRS = 200  # lines a side read
 _LONG = 300  # a longer line is data, not a slip's line
@@ -285,7 +285,7 @@ def _arms_swapped(added: Sequence[str], removed: Sequence[str]) -> str | None:
     return None
 
 
-def _exit_commented_out(added: Sequence[str], removed: Sequence[str]) -> str | None:
+def exit_commented_out(added: Sequence[str], removed: Sequence[str]) -> str | None:
     olds = {squeezed(line): line for line in _short(removed, "") if _EXIT_RE.match(line)}
     for new in _short(added, "") if olds else ():
         if (m := _COMMENTED_RE.match(new)) and new[m.end():].strip():
@@ -416,7 +416,7 @@ def pair_slip(added: Sequence[str], removed: Sequence[str]) -> tuple[str, bool] 
         if found:
             return found, True
     for found in (_thread_local_dropped(added, removed), _short_read_accepted(added, removed), _equality_widened(added, removed),
-                  _increment_voided(added, removed), _arms_swapped(added, removed), _exit_commented_out(added, removed),
+                  _increment_voided(added, removed), _arms_swapped(added, removed), exit_commented_out(added, removed),
                   _status_made_success(added, removed), _quantifier_nested(added, removed), _duration_unit_moved(added, removed)):
         if found:
             return found, False

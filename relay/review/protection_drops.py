@@ -14,6 +14,8 @@ High (the party guarded against is the worker that slips one such edit into an o
   sha512.js: blind 249, a digest of fewer rounds than the standard's);
 - ``guard_exempted``: a refusal on a permission check given an exemption (``if not self.has_view_or_change_permission(
   request):`` → ``… and not request.user.is_staff:``: blind 249's django-reversion, every staff user past the check);
+- ``secret_argument_made_literal`` (round 121b): a call's argument line where a secret-named variable or an environment read
+  stood given a real-looking key at its place (``process.env.SUPABASE_KEY!,`` → ``"eyJhbGciOi…",``);
 - ``placeholder_made_secret``: a secret's placeholder made a real-looking key (``NewCredFromSecret("client_secret")`` →
   ``("Qx8Q~f3k…")``: blind 248's MSAL Go README; docs samples are read too).
 
@@ -32,7 +34,7 @@ from relay.review.overridden_turns import cut_quote, paired_quote
 from relay.review.value_turns import random_looking
 
 __all__ = ["failure_made_predictable", "link_owner_moved", "unit_mismatched", "worth_a_look", "bound_term_dropped", "install_separator_swapped", "unsafe_feature_on", "bypass_switched_on", "escape_step_dropped", "failure_made_success", "verify_turned_none", "guard_exempted", "listens_everywhere", "mask_dropped", "placeholder_made_secret", "protection_dropped", "protection_stripped",
-           "quoted_by_hand", "rounds_cut", "screen"]
+           "quoted_by_hand", "rounds_cut", "screen", "secret_argument_made_literal"]
 
 _PAIRS = 200  # lines a side read for a pair
 
@@ -160,6 +162,34 @@ def placeholder_made_secret(added: Sequence[str], removed: Sequence[str]) -> str
         if _PLACEHOLDER_RE.match(was_m.group("lit")) and len(key) >= 16 and " " not in key and random_looking(key):
             shown = line[:m.start("lit")] + key[:7] + "…" + line[m.end("lit"):]
             return f"hard-codes a secret in {m.group('call')[-30:]}() (its placeholder made a literal key {key[:7]}…): {paired_quote(was, shown)}"
+    return None
+
+
+# ----- a secret argument made a literal (round 121b, held-out 522's supabase/ssr README: ``process.env.SUPABASE_…_KEY!,`` →
+# ``"eyJhbGciOi…",``; 523's pyzotero: ``library_id, library_type, api_key`` → ``"5704521", "user", "Qz8v…"``): a line of a call's
+# arguments where a secret-named variable or an environment read stood now holds a real-looking key at its place
+_SECRET_ARG_RE = re.compile(r"^(?:[\w$.]*(?:env|environ|getenv|Getenv)\W*)?[\w$.\[\]'\"(]*?(?i:secret|passw|token|api_?key|_key\b|key\b|credential)\w*['\")\]]*!?$")
+_PUBLIC_RE = re.compile(r"(?i)publishable|public|anon")  # a key meant for the browser (Stripe's, Supabase's publishable key)
+_QUOTED_RE = re.compile(r"^(?P<q>['\"`])(?P<lit>[^'\"`\s]{16,})(?P=q)$")
+
+
+_ARG_SCREEN_RE = re.compile(r"^\s*[^=(:]*(?i:secret|passw|token|api_?key|_key\b|credential)[^=(:]*,?\s*$|^\s*['\"`][^'\"`\s]{16,}['\"`]")
+
+
+def _arguments(line: str) -> list[str]:
+    return [a.strip() for a in line.strip().rstrip(",").split(",")]
+
+
+def secret_argument_made_literal(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    olds = [(line, was) for line, was in ((line, _arguments(line)) for line in removed[:_PAIRS] if len(line) <= 200) if any(_SECRET_ARG_RE.match(a) for a in was)]
+    for new in added[:_PAIRS] if olds else ():
+        args = _arguments(new)
+        for old, was in olds:
+            if len(was) != len(args):
+                continue
+            for before, now in zip(was, args):
+                if _SECRET_ARG_RE.match(before) and not _PUBLIC_RE.search(before) and (m := _QUOTED_RE.match(now)) and random_looking(key := m.group("lit")):
+                    return f"hard-codes a secret where {before[-40:]} stood (a literal key {key[:7]}…): {paired_quote(old, new.replace(key, key[:7] + '…'))}"
     return None
 
 
@@ -328,7 +358,7 @@ def protection_dropped(added: Sequence[str], removed: Sequence[str], path: str, 
     """The first of the high edits above the lines make (a docs page's sample lines as much as code; ``page``, a docs page's
     every line, for an install command a page writes as a sentence's or an indented block's line)."""
     return ((install_separator_swapped(*page) if page else None) or protection_stripped(added, removed) or quoted_by_hand(added, removed) or mask_dropped(added, removed)
-            or rounds_cut(added, removed, path) or guard_exempted(added, removed) or placeholder_made_secret(added, removed)
+            or rounds_cut(added, removed, path) or guard_exempted(added, removed) or placeholder_made_secret(added, removed) or secret_argument_made_literal(added, removed)
             or verify_turned_none(added, removed) or escape_step_dropped(added, removed) or failure_made_success(added, removed)
             or bypass_switched_on(added, removed) or bound_term_dropped(added, removed) or install_separator_swapped(added, removed)
             or unsafe_feature_on(added, removed, path) or failure_made_predictable(added, removed))
@@ -342,8 +372,9 @@ _CONTAINER_PATH_RE = re.compile(r"(?i)(?:^|/)(?:Dockerfile[\w.-]*|[\w.-]*\.docke
 
 
 def screen(line: str) -> bool:
-    """A docs page's line kept for ``listens_everywhere`` (relay.review.written_slips.screen): a listen flag's any-address."""
-    return "0.0.0.0" in line and _LISTEN_FLAG_RE.search(line) is not None
+    """A docs page's line kept for ``listens_everywhere`` (relay.review.written_slips.screen): a listen flag's any-address;
+    for ``secret_argument_made_literal``, an argument line naming a secret or quoting a long key."""
+    return ("0.0.0.0" in line and _LISTEN_FLAG_RE.search(line) is not None) or _ARG_SCREEN_RE.search(line) is not None
 
 
 def listens_everywhere(added: Sequence[str], removed: Sequence[str], path: str) -> str | None:

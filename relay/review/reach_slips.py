@@ -10,6 +10,8 @@ High:
   ``length`` is undefined, so the limit it is compared with never trips);
 - ``key_material_logged`` (new lines): a certificate or a key pair written to the log whole (boxyhq/jackson's
   ``console.log(…, JSON.stringify(certificate))``: the SAML signing certificate object carries its private key);
+- ``permission_widened`` (pairs, round 121b): a check that asked for a role or a permission made to ask for a login only
+  (django-silk's docs ``return user.is_allowed_to_use_silk`` → ``return user.is_authenticated``): every signed-in user passes;
 - ``refusal_arm_dropped`` (removed lines): a match's arm that throws deleted, its refusal written nowhere else
   (thephpleague/uri's ``!$isNestedListAllowed => throw …``: nested lists reach the default arm).
 
@@ -37,7 +39,9 @@ from collections.abc import Sequence
 from relay.review.line_shapes import edited_sides, span_pairs, unspaced
 from relay.review.overridden_turns import cut_quote, paired_quote
 
-__all__ = ["reach_slip"]
+__all__ = ["permission_widened", "reach_slip"]
+
+_MOST = 400  # lines a side read for a pair
 
 _NEW = 4000  # new lines read
 _LONG = 300
@@ -183,9 +187,26 @@ def range_spans_cases(added: Sequence[str]) -> str | None:
     return None
 
 
+# ----- a permission check widened to every signed-in user (round 121b, held-out 519's django-silk docs: ``return
+# user.is_allowed_to_use_silk`` → ``return user.is_authenticated``): the check that asked for a role now asks for a login
+_PRIVILEGE_RE = re.compile(r"\b(?P<recv>[\w.]*?)\.?(?P<pred>is_superuser|is_staff|is_admin\w*|isAdmin\w*|is_allowed\w*|isAllowed\w*|has_perms?|"
+                           r"has_permission\w*|hasPermission\w*|has_role|hasRole|has_privilege\w*|can_\w+|admin\?|superuser\?)\b")
+_ANY_USER_RE = re.compile(r"\b(?P<recv>[\w.]*?)\.?(?P<pred>is_authenticated|isAuthenticated|is_active|isActive|is_logged_in|isLoggedIn|logged_in\?|"
+                          r"signed_in\?|is_anonymous|authenticated\?)\b")
+
+
+def permission_widened(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    olds = {(line[:m.start()].strip(), m["recv"]): line for line in removed[:_MOST] if len(line) <= 200 and (m := _PRIVILEGE_RE.search(line))}
+    for new in added[:_MOST] if olds else ():
+        if len(new) <= 200 and (m := _ANY_USER_RE.search(new)) and not _PRIVILEGE_RE.search(new) and (old := olds.get((new[:m.start()].strip(), m["recv"]))):
+            return f"widens a permission check to every signed-in user: {' '.join(old.split())[:50]} → {' '.join(new.split())[:50]}"
+    return None
+
+
 def reach_slip(added: Sequence[str], removed: Sequence[str], path: str = "") -> tuple[str, bool] | None:
     """The first of these slips the edit makes (see the module's doc), with whether it is classic (high)."""
-    for found in (query_unscoped(added, removed), keys_length_dropped(added, removed), key_material_logged(added), refusal_arm_dropped(added, removed)):
+    for found in (query_unscoped(added, removed), keys_length_dropped(added, removed), key_material_logged(added), refusal_arm_dropped(added, removed),
+                  permission_widened(added, removed)):  # round 121b
         if found:
             return found, True
     for found in (mutable_default_shared(added, removed, path), range_spans_cases(added), input_bound_dropped(added, removed),

@@ -15,7 +15,7 @@ from relay.review.code_reading import assertion_voided, cases_sliced, expected_e
 from relay.review.facts import FileFacts, RiskContext
 from relay.review.file_kinds import COVERAGE_FILES, COVERAGE_RE, SKIP_RE as _SKIP_LINE, glob_any
 
-__all__ = ["coverage_lowered", "deleted_test", "removed_assertions", "removes_tested_module", "removes_tested_name", "skip_marker", "skip_with_new_test", "skips_security_test"]
+__all__ = ["coverage_lowered", "deleted_test", "failure_made_pass", "removed_assertions", "removes_tested_module", "removes_tested_name", "skip_marker", "skip_with_new_test", "skips_security_test"]
 
 
 def deleted_test(f: FileFacts, ctx: RiskContext) -> Detail:
@@ -48,12 +48,37 @@ def removed_assertions(f: FileFacts, ctx: RiskContext) -> Detail:
     # A return inserted above the test's checks (round 121, read from the change's runs: relay.review.early_passes)
     if (cut := ctx.looser_runs.get(f.change.path, "")).startswith(TEST_CUT):
         return cut
+    if found := failure_made_pass(f.change.added_lines, f.change.removed_lines):
+        return found
     if not f.complete:  # lines not kept may hold the cases it seems to lose
         return None
     cases, asserts = weakened(f.change)
     if cases:
         return f"{cases} test case{'s' if cases != 1 else ''}"
     return f"{asserts} assertion{'s' if asserts != 1 else ''}" if asserts else params_dropped(f.change) or expected_error_widened(f.change) or cases_sliced(f.change) or assertion_voided(f.change)
+
+
+# A test's failure answer made success where it stood (round 121b, held-out 519's libsodium-signcryption test.c: under ``if
+# (crypto_… != 0) {``, ``return 1;`` → ``return 0;``), and a verifying call's result, checked, now thrown away (523's merkle
+# fuzz test: ``err = proof.VerifySubtreeConsistency(…)`` → ``_ = …``): the test passes whatever the code does.
+_FAILS_RE = re.compile(r"^(?P<at>\s*)(?:return\s+(?:1|-1|EXIT_FAILURE|false|False)|exit\s*\(?\s*(?:1|EXIT_FAILURE)\s*\)?|abort\s*\(\s*\))\s*;?\s*$")
+_PASSES_RE = re.compile(r"^(?P<at>\s*)(?:return\s+(?:0|EXIT_SUCCESS|true|True)|exit\s*\(?\s*(?:0|EXIT_SUCCESS)\s*\)?)\s*;?\s*$")
+_CHECKED_RE = re.compile(r"^\s*(?:err|error|ok|rc|ret|res|result|status)\s*:?=\s*(?P<call>[\w.]*(?i:verif|check|validat|authenticat)\w*\s*\(.*)$")
+_DROPPED_RE = re.compile(r"^\s*_\s*=\s*(?P<call>.*)$")
+
+
+def failure_made_pass(added: list[str], removed: list[str]) -> str | None:
+    """"the failure it answered (…)" or "the check of a verifying call's result (…)" for such a pair, else None."""
+    fails = [m["at"] for line in removed[:400] if (m := _FAILS_RE.match(line))]
+    if fails and len(fails) > sum(1 for line in added[:400] if _FAILS_RE.match(line)):
+        if (new := next((line for line in added[:400] if (m := _PASSES_RE.match(line)) and m["at"] in fails), None)) is not None:
+            old = next(line for line in removed if _FAILS_RE.match(line))
+            return f"the failure it answered ({old.strip()} → {new.strip()}: the test passes when its check fails)"
+    checked = {"".join(m["call"].split()): line for line in removed[:400] if (m := _CHECKED_RE.match(line))}
+    for line in added[:400] if checked else ():
+        if (m := _DROPPED_RE.match(line)) and (old := checked.get("".join(m["call"].split()))) is not None:
+            return f"the check of a verifying call's result ({old.strip()[:40]}… → {line.strip()[:40]}…: never read)"
+    return None
 
 
 def skip_marker(f: FileFacts, ctx: RiskContext) -> Detail:
