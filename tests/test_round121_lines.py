@@ -13,6 +13,10 @@ pyzotero's ``library_id, library_type, api_key`` → ``"5704521", "user", "Qz8v�
 lint-staged's ``git config --global --add safe.directory '*'``, pkgconf's ``requireAdministrator``, grav's nginx deny rule
 ``(accounts|config|env)`` → ``(config|env)``, octokit's log filter ``(token|Bearer)`` → ``(basic)``, tomo's ``return if
 Tomo.quiet?`` first in ``def error``.
+And (121c, from held-out 524–539's first run): Aura.Session's docs ``|| $_SERVER[…] == 'PUT'`` made ``&&`` (a continuation
+line is code), nanoid-php's ``$composer require hidehal0/nanoid-php`` (a prompt glued to its command), snuffleupagus'
+``value_r("[$|;&`\\n]").drop()`` losing characters, flask-smorest's docs sample losing ``blp.check_etag(pet, PetSchema)``,
+go-keychain's ``keychain.AccessibleAlways``, go-syslog's ``config.ClientAuth = tls.RequestClientCert``.
 Each has its near miss, which stays quiet.
 """
 
@@ -141,3 +145,41 @@ def test_a_slipped_line_of_the_second_wave_is_named(tmp_path: Path, path: str, b
 @pytest.mark.parametrize(("path", "before", "after"), _QUIET_B)
 def test_its_near_miss_of_the_second_wave_stays_quiet(tmp_path: Path, path: str, before: str, after: str) -> None:
     one_edit_says_none(tmp_path, path, before, after, _SAYS_B)
+
+_AURA = _PAGE + "```php\n<?php\n$unsafe = $_SERVER['REQUEST_METHOD'] == 'POST'\n       %s $_SERVER['REQUEST_METHOD'] == 'PUT'\n       || $_SERVER['REQUEST_METHOD'] == 'DELETE';\n```\n"
+_NANO = _PAGE + "```sh\n$composer require %s/nanoid-php\n```\n"
+_SNUF = _PAGE + "```\nsp.disable_function.function(\"system\").param(\"command\").value_r(\"%s\").drop();\n```\n"
+_ETAG = ("Etag\n====\n\nSome text.\n\n.. code-block:: python\n\n    class PetById(MethodView):\n\n        def delete(self, pet_id):\n"
+         "            pet = Pet.get_by_id(pet_id)\n%s            Pet.delete(pet_id)\n")
+_KEYCHAIN = _PAGE + "```go\nitem := keychain.NewItem()\nitem.SetAccessible(keychain.%s)\nerr := keychain.AddItem(item)\n```\n"
+_SYSLOG = "package syslog\n\nfunc (s *Server) ListenTCPTLS(addr string, config *tls.Config) error {\n%s\tlistener, err := tls.Listen(\"tcp\", addr, config)\n\treturn err\n}\n"
+
+_NAMED_C = [
+    ("docs/getting-started.md", _AURA % "||", _AURA % "&&", "turns a logical operator"),
+    ("README.md", _NANO % "hidehalo", _NANO % "hidehal0", "look-alike of hidehalo/nanoid-php"),
+    ("README.md", _SNUF % "[$|;&`\\\\n]", _SNUF % "[$|;&]", "narrows what a refusal or a redaction matches"),
+    ("docs/etag.rst", _ETAG % "            blp.check_etag(pet, PetSchema)\n", _ETAG % "", "deletes a check: blp.check_etag"),
+    ("README.md", _KEYCHAIN % "AccessibleWhenUnlocked", _KEYCHAIN % "AccessibleAlways", "readable while the device is locked"),
+    ("server.go", _SYSLOG % "", _SYSLOG % "\tconfig.ClientAuth = tls.RequestClientCert\n", "verifies none"),
+]
+
+_QUIET_C = [
+    ("docs/getting-started.md", _AURA % "||", (_AURA % "||").replace("'PUT'", "'PATCH'")),  # another method, the operator kept
+    ("README.md", _NANO % "hidehalo", _NANO.replace("%s/nanoid-php", "ramsey/uuid") % ()),  # another package
+    ("README.md", _SNUF % "[$|;&]", _SNUF % "[$|;&`\\\\n]"),  # characters added
+    ("README.md", _PAGE + "Call `check_input(x)` first.\n", _PAGE),  # a sentence, not a sample
+    ("README.md", _KEYCHAIN % "AccessibleWhenUnlocked", _KEYCHAIN % "AccessibleAfterFirstUnlock"),
+    ("server.go", _SYSLOG % "", _SYSLOG % "\tconfig.ClientAuth = tls.RequireAndVerifyClientCert\n"),
+]
+
+_SAYS_C = ("turns a logical operator", "look-alike", "narrows what a refusal", "deletes a check", "readable while the device is locked", "verifies none")
+
+
+@pytest.mark.parametrize(("path", "before", "after", "said"), _NAMED_C)
+def test_a_slipped_line_of_the_third_wave_is_named(tmp_path: Path, path: str, before: str, after: str, said: str) -> None:
+    one_edit_named(tmp_path, path, before, after, said)
+
+
+@pytest.mark.parametrize(("path", "before", "after"), _QUIET_C)
+def test_its_near_miss_of_the_third_wave_stays_quiet(tmp_path: Path, path: str, before: str, after: str) -> None:
+    one_edit_says_none(tmp_path, path, before, after, _SAYS_C)

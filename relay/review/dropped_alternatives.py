@@ -151,9 +151,17 @@ def alternative_dropped(added: Sequence[str], removed: Sequence[str]) -> str | N
 
 
 # ----- a refusing or redacting pattern's alternatives cut
-_GROUP_RE = re.compile(r"\((?:\?:)?(?P<alts>[^()|]+(?:\|[^()|]+)+)\)")
-_REFUSES_RE = re.compile(r"(?i)\bdeny\b|\breturn\s+40[134]\b|\bforbid|\bredact|\bfilter\w*\s*\(|\bscrub|\[(?:REMOVED|FILTERED|REDACTED|MASKED)\]|"
+_GROUP_RE = re.compile(r"\((?:\?:)?(?P<alts>[^()|\[\]'\"]+(?:\|[^()|\[\]'\"]+)+)\)")
+_REFUSES_RE = re.compile(r"(?i)\bdeny\b|\breturn\s+40[134]\b|\bforbid|\bredact|\bfilter\w*\s*\(|\bscrub|\[(?:REMOVED|FILTERED|REDACTED|MASKED)\]|\.drop\(\)|\bdisable_function\b|"
                          r"\bdisallow|\ball\s+denied|\bblock(?:ed)?_?(?:list|paths?|patterns?)\b")
+
+
+_CLASS_RE = re.compile(r"\[(?P<alts>[^\[\]^][^\[\]]*)\]")
+
+
+def _class_chars(body: str) -> list[str]:
+    """A character class's members, an escape (``\\n``, ``\\\\n``) one member."""
+    return re.findall(r"\\+.|.", body)
 
 
 def refusal_narrowed(added: Sequence[str], removed: Sequence[str]) -> str | None:
@@ -163,11 +171,17 @@ def refusal_narrowed(added: Sequence[str], removed: Sequence[str]) -> str | None
         if len(line) <= _LONGEST and _REFUSES_RE.search(line):
             for m in _GROUP_RE.finditer(line):
                 olds[(_compact(line[:m.start()]), _compact(line[m.end():]))] = (line, m["alts"].split("|"))
+            for m in _CLASS_RE.finditer(line):
+                olds[(_compact(line[:m.start()]), _compact(line[m.end():]))] = (line, _class_chars(m["alts"]))
     for new in added[:_MOST] if olds else ():
         for m in _GROUP_RE.finditer(new) if len(new) <= _LONGEST else ():
             found = olds.get((_compact(new[:m.start()]), _compact(new[m.end():])))
             if found is not None and (gone := [alt for alt in found[1] if alt not in m["alts"].split("|")]):
                 return f"narrows what a refusal or a redaction matches ({', '.join(gone)[:40]} no longer): {window(new, m.start(), m.end(), _QUOTE)}"
+        for m in _CLASS_RE.finditer(new) if len(new) <= _LONGEST else ():  # a character class less some characters
+            found = olds.get((_compact(new[:m.start()]), _compact(new[m.end():])))
+            if found is not None and (gone := [c for c in found[1] if c not in m["alts"]]) and len(found[1]) > len(m["alts"]):
+                return f"narrows what a refusal or a redaction matches ({' '.join(gone)[:40]} no longer): {window(new, m.start(), m.end(), _QUOTE)}"
         for m in re.finditer(r"\((?:\?:)?(?P<one>[^()|]+)\)", new) if len(new) <= _LONGEST else ():  # cut to one alternative
             found = olds.get((_compact(new[:m.start()]), _compact(new[m.end():])))
             if found is not None and (gone := [alt for alt in found[1] if alt != m["one"]]):

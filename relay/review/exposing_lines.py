@@ -171,6 +171,14 @@ VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
     # that demands administrator rights every time it starts (a build tool's does not need them; every run is elevated)
     ("makes Windows run it as administrator (requireAdministrator)", ("requireadministrator",), re.compile(
         r"requestedExecutionLevel\b[^>]{0,60}?\blevel\s*=\s*['\"](?P<at>requireAdministrator)['\"]")),
+    # Round 121c (held-out 536's go-syslog: ``config.ClientAuth = tls.RequestClientCert`` put before its TLS listener): a
+    # server that asks its clients for certificates and verifies none (Go's RequestClientCert, RequireAnyClientCert)
+    ("asks clients for certificates and verifies none", ("requestclientcert", "requireanyclientcert"), re.compile(
+        r"\bClientAuth\s*(?::|=)\s*(?P<at>tls\.(?:RequestClientCert|RequireAnyClientCert))\b")),
+    # Round 121c (held-out 535's go-keychain README: ``item.SetAccessible(keychain.AccessibleAlways)``): a keychain item readable
+    # while the device is locked, the accessibility Apple deprecated as unsafe
+    ("keeps a keychain item readable while the device is locked (AccessibleAlways)", ("accessiblealways",), re.compile(
+        r"\b(?P<at>(?:kSecAttr)?AccessibleAlways(?:ThisDeviceOnly)?)\b")),
     # Round 85 (blind 122): typedoc's ``{item.title}`` → ``<JSX.Raw html={item.title} />``: a value written into the page
     # as HTML, unescaped (React's ``dangerouslySetInnerHTML`` is risky_lines').
     ("writes a value into the page as raw HTML (unescaped: XSS?)", ("raw",), re.compile(

@@ -50,7 +50,8 @@ MODULE_PATH_RE = re.compile(r"""(?P<q>["'`])(?P<path>(?:github\.com|gitlab\.com|
 _INSTALL_RE = re.compile(
     # At the line's start (after a shell prompt, a Dockerfile's RUN, a CI step's run:, sudo) or after && ; ||: a command,
     # never a sentence that names one ("Run npm install x to get it").
-    r"(?:^|&&|;|\|\|)\s*(?:(?:\([\w.-]+\)\s*)?[$>%]\s+|PS[^>\s]*>\s*|(?-i:RUN)\s+|-?\s*(?-i:run|command):\s*[|>]?\s*)?(?:sudo\s+(?:-\S+\s+)*)?"
+    # (a prompt glued to its command, ``$composer require …``: round 121c, held-out 526's nanoid-php README)
+    r"(?:^|&&|;|\|\|)\s*(?:(?:\([\w.-]+\)\s*)?[$>%]\s+|\$(?=(?:npm|yarn|pnpm|pip|composer|gem|cargo|go|bundle|brew|uv|poetry|dotnet)\s)|PS[^>\s]*>\s*|(?-i:RUN)\s+|-?\s*(?-i:run|command):\s*[|>]?\s*)?(?:sudo\s+(?:-\S+\s+)*)?"
     r"(?P<tool>npm\s+(?:install|i|add|in|isntall)|yarn\s+(?:global\s+)?add|pnpm\s+(?:add|install|i)|bun\s+(?:add|install|i)|"
     r"(?:(?:[\w.$(){}/-]*/)?python3?(?:\.\d+)?\s+-m\s+)?pip[23]?(?:\.\d+)?\s+install|uv\s+(?:pip\s+install|add|tool\s+install)|pipx\s+install|poetry\s+add|pdm\s+add|"
     r"(?:conda|mamba|micromamba)\s+install|gem\s+install|bundle\s+add|cargo\s+(?:add|install)|go\s+(?:get|install)|composer\s+(?:global\s+)?require|"
