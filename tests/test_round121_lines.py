@@ -17,6 +17,8 @@ And (121c, from held-out 524–539's first run): Aura.Session's docs ``|| $_SERV
 line is code), nanoid-php's ``$composer require hidehal0/nanoid-php`` (a prompt glued to its command), snuffleupagus'
 ``value_r("[$|;&`\\n]").drop()`` losing characters, flask-smorest's docs sample losing ``blp.check_etag(pet, PetSchema)``,
 go-keychain's ``keychain.AccessibleAlways``, go-syslog's ``config.ClientAuth = tls.RequestClientCert``.
+And (121d, from held-out 540–547's first run): bs58's README ``npm install -g browserfy`` (browserify among the widely used
+names), indent-string's ``/^(?!\\s*$)/gm`` → ``/m`` (a regex's flags are no name: it was "names changed only").
 Each has its near miss, which stays quiet.
 """
 
@@ -183,3 +185,20 @@ def test_a_slipped_line_of_the_third_wave_is_named(tmp_path: Path, path: str, be
 @pytest.mark.parametrize(("path", "before", "after"), _QUIET_C)
 def test_its_near_miss_of_the_third_wave_stays_quiet(tmp_path: Path, path: str, before: str, after: str) -> None:
     one_edit_says_none(tmp_path, path, before, after, _SAYS_C)
+
+_BROWSERIFY = _PAGE + "```sh\nnpm install -g %s\nbrowserify index.js > bundle.js\n```\n"
+_INDENT = ("export default function indentString(string, count = 1, options = {}) {\n\tconst {indent = ' ', includeEmptyLines = false} = options;\n"
+           "\tconst regex = includeEmptyLines ? /^/gm : /^(?!\\s*$)/%s;\n\treturn string.replace(regex, indent.repeat(count));\n}\n")
+
+
+def test_a_look_alike_of_a_widely_used_tool_is_named(tmp_path: Path) -> None:
+    """Round 121d: ``browserfy`` beside ``browserify`` (a page's global install); the real name stays quiet."""
+    one_edit_named(tmp_path, "README.md", _PAGE, _BROWSERIFY % "browserfy", "look-alike of browserify")
+    one_edit_says_none(tmp_path / "real", "README.md", _PAGE, _BROWSERIFY % "browserify", ("look-alike",))
+
+
+def test_a_regex_flag_dropped_is_no_rename(tmp_path: Path) -> None:
+    """Round 121d: a pattern's ``g`` dropped is said (only the first occurrence); ``g`` added is not, nor called a rename."""
+    changed = one_edit_named(tmp_path, "index.js", _INDENT % "gm", _INDENT % "m", "a pattern's g flag dropped")
+    assert not any("names changed only" in r for r in changed.reasons)
+    one_edit_says_none(tmp_path / "added", "index.js", _INDENT % "m", _INDENT % "gm", ("g flag dropped",))

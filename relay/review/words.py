@@ -100,6 +100,7 @@ mime-types on-finished statuses http-errors path-to-regexp raw-body serve-static
 merge-descriptors methods proxy-addr safe-buffer setprototypeof utils-merge safer-buffer debug minimatch lru-cache
 readable-stream iconv-lite follow-redirects form-data js-yaml node-forge jose jws sshpk tweetnacl elliptic
 crypto-js argon2 libsodium-wrappers whatwg-url cross-spawn picomatch micromatch chokidar markdownlint-cli http-server lint-staged husky
+browserify webpack-cli uglify-js grunt-cli gulp-cli
 rails rack rake bundler nokogiri activesupport activerecord devise puma sinatra rspec rubocop faraday httparty thor
 sidekiq mysql2 sqlite3 aws-sdk rest-client addressable tzinfo concurrent-ruby minitest capybara webmock factory_bot
 serde serde_json tokio rand regex clap anyhow thiserror reqwest hyper futures proc-macro2 chrono lazy_static once_cell
