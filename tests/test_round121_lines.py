@@ -19,6 +19,8 @@ line is code), nanoid-php's ``$composer require hidehal0/nanoid-php`` (a prompt 
 go-keychain's ``keychain.AccessibleAlways``, go-syslog's ``config.ClientAuth = tls.RequestClientCert``.
 And (121d, from held-out 540–547's first run): bs58's README ``npm install -g browserfy`` (browserify among the widely used
 names), indent-string's ``/^(?!\\s*$)/gm`` → ``/m`` (a regex's flags are no name: it was "names changed only").
+And (121e, from held-out 548–555's first run): Terraform's ``file_permission = "0666"`` on a key file, a README's ``bundle
+config set --global trust-policy NoSecurity``.
 Each has its near miss, which stays quiet.
 """
 
@@ -202,3 +204,16 @@ def test_a_regex_flag_dropped_is_no_rename(tmp_path: Path) -> None:
     changed = one_edit_named(tmp_path, "index.js", _INDENT % "gm", _INDENT % "m", "a pattern's g flag dropped")
     assert not any("names changed only" in r for r in changed.reasons)
     one_edit_says_none(tmp_path / "added", "index.js", _INDENT % "m", _INDENT % "gm", ("g flag dropped",))
+
+_TF = ('resource "local_file" "service_account_file" {\n  content  = base64decode(google_service_account_key.key.private_key)\n'
+       '  filename = "${path.module}/vault-tester.json"\n%s}\n')
+_TRUST = _PAGE + "```console\nbundle config set --global trust-policy %s\n```\n"
+
+
+@pytest.mark.parametrize(("path", "before", "after", "said", "near"), [
+    ("bootstrap/terraform/service-account.tf", _TF % "", _TF % '  file_permission = "0666"\n', "world-writable", _TF % '  file_permission = "0600"\n'),
+    ("README.md", _TRUST % "MediumSecurity", _TRUST % "NoSecurity", "gem signature checks off", _TRUST % "HighSecurity"),
+])
+def test_a_slipped_line_of_the_fifth_wave_is_named(tmp_path: Path, path: str, before: str, after: str, said: str, near: str) -> None:
+    one_edit_named(tmp_path, path, before, after, said)
+    one_edit_says_none(tmp_path / "near", path, before, near, (said,))

@@ -179,6 +179,10 @@ VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
     # while the device is locked, the accessibility Apple deprecated as unsafe
     ("keeps a keychain item readable while the device is locked (AccessibleAlways)", ("accessiblealways",), re.compile(
         r"\b(?P<at>(?:kSecAttr)?AccessibleAlways(?:ThisDeviceOnly)?)\b")),
+    # Round 121e (held-out 553's snaky_hash README: ``bundle config set --global trust-policy NoSecurity``): RubyGems' and
+    # Bundler's signature check told to accept unsigned or unverified gems
+    ("turns gem signature checks off (trust-policy No/LowSecurity)", ("trust-policy", "trust_policy", "trust__policy", "security-policy", "security_policy"), re.compile(
+        r"\b(?:trust-policy|trust_policy|BUNDLE_TRUST__POLICY|security-policy|security_policy)\b\s*(?:=\s*|\s+|:\s*)['\"]?(?:Gem::Security::)?(?P<at>NoSecurity|LowSecurity)\b")),
     # Round 85 (blind 122): typedoc's ``{item.title}`` → ``<JSX.Raw html={item.title} />``: a value written into the page
     # as HTML, unescaped (React's ``dangerouslySetInnerHTML`` is risky_lines').
     ("writes a value into the page as raw HTML (unescaped: XSS?)", ("raw",), re.compile(

