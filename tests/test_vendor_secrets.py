@@ -1,5 +1,5 @@
-"""Credentials of well-known vendor shapes (npm, GitLab, PyPI, Hugging Face, Stripe, Docker Hub, SendGrid, Google OAuth,
-Slack webhooks, Shopify, Databricks): masked before the leader sees them, and read by the review in every file kind a person
+"""Credentials of well-known vendor shapes (npm, GitLab, PyPI, Hugging Face, Stripe, Docker Hub, SendGrid, Google OAuth
+secrets and access tokens, Slack webhooks, Shopify, Databricks, Supabase's service-role key): masked before the leader sees them, and read by the review in every file kind a person
 commits (source, scripts, CI, build files, .env, docs prose and code blocks, README, CONTRIBUTING), from one table
 (relay.core.redact.VENDOR_SHAPES). Before: an npm token in a shell script was `low` "edit (+1/-1)", the same in a README
 code block `low` "docs edited", and both reached the leader unmasked."""
@@ -33,9 +33,13 @@ GOOGLE_OAUTH = "GOCSPX-" + "Qm4Zt8Rk2Pw7Lx9Vb3" + "Nc6JdHs5Gy"
 SLACK_HOOK = "https://hooks.slack.com/services/" + "T04QmZtRk2P/B06Lx9Vb3Nc/" + "dHs5GyT1fUe0WaK4oYi8XrMq"
 SHOPIFY = "shpat_" + "9f2c7a41e08b53d6" + "a7c1e94b20f8d365"
 DATABRICKS = "dapi" + "7c1e94b20f8d365a" + "9f2c7a41e08b53d6"
+GOOGLE_ACCESS = "ya29." + "a0AfB_byC3mQx7Lw2P" + "zV9kR4tN8sJ1hG6fD5eY0uI"
+# a signed JWT whose payload claims ``"role": "service_role"`` (Supabase's key that bypasses row-level policies)
+SUPABASE = ("eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9." + "eyJpc3MiOiJzdXBhYmFzZSIsInJvbGUiOiJzZXJ2aWNlX3JvbGUiLCJpYXQiOjE3MzAwMDAwMDB9."
+            + "Q2m9cXhV7rT3kW8pLz0aYbN4sDfG6hJ1uE5iO2vR8tY")
 TOKENS = {"npm-token": NPM, "gitlab-token": GITLAB, "pypi-token": PYPI, "huggingface-token": HF, "stripe-key": STRIPE,
           "docker-token": DOCKER, "sendgrid-key": SENDGRID, "google-oauth-secret": GOOGLE_OAUTH, "slack-webhook": SLACK_HOOK,
-          "shopify-token": SHOPIFY, "databricks-token": DATABRICKS}
+          "shopify-token": SHOPIFY, "databricks-token": DATABRICKS, "google-access-token": GOOGLE_ACCESS, "supabase-service-key": SUPABASE}
 
 
 def _secret_part(token: str) -> str:
@@ -58,6 +62,7 @@ def test_a_restricted_stripe_key_is_masked_too() -> None:
     "npm_install", "run npm_config_cache and npm_package_version", "from huggingface_hub import hf_hub_download",
     "SG.config = load()", "msg.send(SG.apiKey)", "npm_" + "X" * 36, "hf_" + "x" * 34, "<your-token>", "NPM_TOKEN=${NPM_TOKEN}",
     "Tokens start with npm_ and glpat- and dckr_pat_.", "dapi_client.get()", "shpat_ is Shopify's prefix",
+    "ya29.YOUR_ACCESS_TOKEN_HERE_PLEASE", "ya29." + "x" * 30,
     "https://hooks.slack.com/services/XXX/YYY/ZZZ", "sk_live_ keys are secret", "GOCSPX- prefix",
 ])
 def test_ordinary_words_and_placeholders_are_left_alone(text: str) -> None:

@@ -62,6 +62,9 @@ VENDOR_SHAPES: list[tuple[str, re.Pattern[str]]] = [
     ("databricks-token", re.compile(r"(?<![A-Za-z0-9_])dapi(?=[a-f]*\d)[a-f0-9]{32}(?:-\d)?(?![A-Za-z0-9_])")),
     # HashiCorp Vault's service, batch and recovery tokens (round 103: blind 185's jsign docs, ``--storepass hvs.CAESI…``).
     ("vault-token", re.compile(r"(?<![A-Za-z0-9_])hv[sbr]\.(?=[A-Za-z_-]*\d)[A-Za-z0-9_-]{24,}(?![A-Za-z0-9_])")),
+    # Google's OAuth 2.0 access token (round 121g, held-out 559's purest README: ``.auth('ya29.a0AfB_…')``): an hour's access
+    # to whatever the user granted the app.
+    ("google-access-token", re.compile(r"(?<![A-Za-z0-9_-])ya29\.(?=[A-Za-z_-]*\d)[A-Za-z0-9_-]{20,}(?![A-Za-z0-9_-])")),
     # Supabase's service-role key: a signed JWT whose payload claims ``"role": "service_role"`` (its base64 at each of the three
     # alignments), which bypasses every row-level policy; the anon key beside it is public (round 121b: held-out 522's ssr README).
     ("supabase-service-key", re.compile(r"(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]*?(?:ZXJ2aWNlX3JvbG|c2VydmljZV9yb2xl|NlcnZpY2Vfcm9sZ)"
@@ -96,7 +99,7 @@ _STAND_IN = re.compile(r"(?i)example|xxxx|fake|dummy|placeholder|your|redacted|s
 
 # Each shape's fixed part: a line holding none (nearly every line) is told ten times faster than by the shapes themselves.
 _HINT = re.compile(r"sk-|gh[pousr]_|github_pat_|AKIA|ASIA|AIza|GOCSPX-|xox|(?i:hooks\.slack\.com)|npm_|gl(?:pat|dt|ptt|rt|cbt|oas)-|pypi-|hf_|"
-                   r"k_live_|dckr_pat_|SG\.|shp(?:at|ca|pa|ss)_|dapi|hv[sbr]\.|PRIVATE KEY|eyJ")
+                   r"k_live_|dckr_pat_|SG\.|shp(?:at|ca|pa|ss)_|dapi|hv[sbr]\.|PRIVATE KEY|eyJ|ya29\.")
 
 
 def vendor_secret(text: str) -> re.Match[str] | None:
