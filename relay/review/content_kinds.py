@@ -73,7 +73,8 @@ def shebang_ext(first_line: str) -> str | None:
     return _INTERPRETERS.get(name) or _INTERPRETERS.get(_VERSION_RE.sub("", name))
 
 
-def _names_no_language(path: str, code_exts: frozenset[str]) -> bool:
+def head_tells(path: str, code_exts: frozenset[str]) -> bool:
+    """Whether ``path``'s first line may say its language: its name says none (no extension, a template's, an engine's)."""
     name = path.rstrip("/").rsplit("/", 1)[-1]
     if "." not in name.lstrip("."):
         return True
@@ -84,10 +85,6 @@ def _names_no_language(path: str, code_exts: frozenset[str]) -> bool:
     # A template of a script: its stem may name the language already (install.sh.in is read as .sh).
     return ext in _TEMPLATE_EXTS or ext in _ENGINE_EXTS or not ext.isalpha()
 
-
-def head_tells(path: str, code_exts: frozenset[str]) -> bool:
-    """Whether ``path``'s first line may say its language (its name says none): the heads a reader of git reads."""
-    return _names_no_language(path, code_exts)
 
 
 def _head_of(change: FileChange, workspace: Path | None) -> str:
@@ -115,7 +112,7 @@ def reading_paths(changes: Iterable[FileChange], workspace: Path | None, code_ex
     (``heads``: the first lines already read, by path, as the bench reads them from git)."""
     out: dict[str, str] = {}
     for change in changes:
-        if not _names_no_language(change.path, code_exts) or path_kind(change.path) not in _CONTENT_MAY_TELL:
+        if not head_tells(change.path, code_exts) or path_kind(change.path) not in _CONTENT_MAY_TELL:
             continue
         if change.path.rsplit("/", 1)[-1] in _SHELL_SOURCED:
             out[change.path] = f"{change.path}.sh"

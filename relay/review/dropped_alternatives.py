@@ -20,7 +20,7 @@ pair costs its length, and a line meets only the removed lines that open as it d
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from relay.review.line_shapes import window
 
@@ -157,6 +157,7 @@ _REFUSES_RE = re.compile(r"(?i)\bdeny\b|\breturn\s+40[134]\b|\bforbid|\bredact|\
 
 
 _CLASS_RE = re.compile(r"\[(?P<alts>[^\[\]^][^\[\]]*)\]")
+_ONE_RE = re.compile(r"\((?:\?:)?(?P<one>[^()|]+)\)")
 
 
 def _class_chars(body: str) -> list[str]:
@@ -164,26 +165,28 @@ def _class_chars(body: str) -> list[str]:
     return re.findall(r"\\+.|.", body)
 
 
+def _members(line: str, *, one: bool = False) -> Iterator[tuple[re.Match[str], list[str], bool]]:
+    """Each alternation (``(a|b)``) and character class (``[ab]``) of the line with its members and whether it is a class;
+    ``one``: a group of one alternative too (what an alternation may be cut to)."""
+    for m in _GROUP_RE.finditer(line):
+        yield m, m["alts"].split("|"), False
+    for m in _CLASS_RE.finditer(line):
+        yield m, _class_chars(m["alts"]), True
+    for m in _ONE_RE.finditer(line) if one else ():
+        yield m, [m["one"]], False
+
+
 def refusal_narrowed(added: Sequence[str], removed: Sequence[str]) -> str | None:
     """"narrows what a refusal or a redaction matches (…)" for a pair whose alternation lost items, else None."""
-    olds: dict[tuple[str, str], tuple[str, list[str]]] = {}
+    olds: dict[tuple[str, str], list[str]] = {}
     for line in removed[:_MOST]:
         if len(line) <= _LONGEST and _REFUSES_RE.search(line):
-            for m in _GROUP_RE.finditer(line):
-                olds[(_compact(line[:m.start()]), _compact(line[m.end():]))] = (line, m["alts"].split("|"))
-            for m in _CLASS_RE.finditer(line):
-                olds[(_compact(line[:m.start()]), _compact(line[m.end():]))] = (line, _class_chars(m["alts"]))
+            for m, members, _ in _members(line):
+                olds[(_compact(line[:m.start()]), _compact(line[m.end():]))] = members
     for new in added[:_MOST] if olds else ():
-        for m in _GROUP_RE.finditer(new) if len(new) <= _LONGEST else ():
-            found = olds.get((_compact(new[:m.start()]), _compact(new[m.end():])))
-            if found is not None and (gone := [alt for alt in found[1] if alt not in m["alts"].split("|")]):
-                return f"narrows what a refusal or a redaction matches ({', '.join(gone)[:40]} no longer): {window(new, m.start(), m.end(), _QUOTE)}"
-        for m in _CLASS_RE.finditer(new) if len(new) <= _LONGEST else ():  # a character class less some characters
-            found = olds.get((_compact(new[:m.start()]), _compact(new[m.end():])))
-            if found is not None and (gone := [c for c in found[1] if c not in m["alts"]]) and len(found[1]) > len(m["alts"]):
-                return f"narrows what a refusal or a redaction matches ({' '.join(gone)[:40]} no longer): {window(new, m.start(), m.end(), _QUOTE)}"
-        for m in re.finditer(r"\((?:\?:)?(?P<one>[^()|]+)\)", new) if len(new) <= _LONGEST else ():  # cut to one alternative
-            found = olds.get((_compact(new[:m.start()]), _compact(new[m.end():])))
-            if found is not None and (gone := [alt for alt in found[1] if alt != m["one"]]):
-                return f"narrows what a refusal or a redaction matches ({', '.join(gone)[:40]} no longer): {window(new, m.start(), m.end(), _QUOTE)}"
+        for m, members, is_class in _members(new, one=True) if len(new) <= _LONGEST else ():
+            was = olds.get((_compact(new[:m.start()]), _compact(new[m.end():])))
+            # (a class's members read one by one: ``[a-z]`` → ``[a-y]`` re-ranges, it is no character taken out)
+            if was is not None and (gone := [a for a in was if a not in members]) and (not is_class or len(was) > len(members)):
+                return f"narrows what a refusal or a redaction matches ({(' ' if is_class else ', ').join(gone)[:40]} no longer): {window(new, m.start(), m.end(), _QUOTE)}"
     return None

@@ -359,10 +359,10 @@ def read_last_sample(added: Sequence[str], removed: Sequence[str], path: str) ->
             or cost_made_minimum(code, was) or verify_given_none(code, was) or classic_sample_slip(code, was, added, removed)  # 88, 89
             or escape_dropped(added, removed) or import_lookalike(added, removed) or opened_up(code) or classic_written(added) or digit_lookalike(added) or link_lookalike(added) or cookie_unsigned(code)  # rounds 92-98, 109
             or key_made_literal(code, was) or unguarded_swap(code, was) or guard_unlisted(added, removed) or protection_dropped(code, was, path, (added, removed))
-            or permission_widened(code, was)) is not None:  # 121b: django-silk's ``is_allowed_to_use_silk`` → ``is_authenticated``  # rounds 95-99, 110
+            or permission_widened(code, was)) is not None:  # rounds 95-99, 110; 121b: django-silk's ``is_allowed_to_use_silk`` → ``is_authenticated``
         return squat, True  # round 85: crypto-es's README, a random salt made "crypto-es-salt"; round 87: fernet-rb's, a key made a literal
     found = (identity_literal(added, removed, path, docs=True) or static_root_widened(code, was)
              or unsigned_algorithm(code, was) or durability_off(code)  # round 80: kataras/jwt's README, jwt.HS256 → jwt.NONE; 87: buntdb's Never
              or tracing_secrets(added, removed, path) or (grown[0] if (grown := unit_grown(code, was)) else None) or worth_a_look(added, removed, path)  # rounds 92, 93, 110
-             or _falsy_narrowed(added, removed) or turned_worth_a_look(added, removed) or exit_commented_out(added, removed))  # 121b: PHPAuth's ``// exit();``  # round 118 (and 118b's marp-cli ``-s ./slides`` → ``-s /``): curio's README, ``if not data:`` → ``if data is None:`` (an empty read never ends the loop)
+             or _falsy_narrowed(added, removed) or turned_worth_a_look(added, removed) or exit_commented_out(added, removed))  # round 118 (121b: PHPAuth's ``// exit();``; and 118b's marp-cli ``-s ./slides`` → ``-s /``): curio's README, ``if not data:`` → ``if data is None:`` (an empty read never ends the loop)
     return (found, False) if found else None

@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from relay.review.line_shapes import squeezed
+from relay.review.line_shapes import indent_width, squeezed
 
 __all__ = ["unconditioned"]
 
@@ -30,10 +30,6 @@ _IF_RE = re.compile(r"^\s*(?:\}\s*)?(?:else\s*)?if\b\s*\(?.+?(?:\)\s*\{|:|\{|\bt
 _ASSIGN_RE = re.compile(r"^\s*(?P<target>[A-Za-z_$@][\w$.@]*(?:\[[^\]]{1,40}\])?)\s*=(?!=)\s*(?P<value>\S.*?)\s*;?\s*$")
 _GRANTS_RE = re.compile(r"(?i)credential|cookie|token|authori[sz]|trust|origin|cors|permission|privileg|admin|insecure|debug|skip|bypass|allow")
 _BODY = 3  # the lines after a removed head read as its body
-
-
-def _indent(line: str) -> int:
-    return len(line.expandtabs(4)) - len(line.expandtabs(4).lstrip())
 
 
 def unconditioned(added: Sequence[str], removed: Sequence[str]) -> str | None:
@@ -48,9 +44,9 @@ def unconditioned(added: Sequence[str], removed: Sequence[str]) -> str | None:
         if squeezed(head) in new_side:
             continue
         for body in olds[i + 1:i + 1 + _BODY]:
-            if (m := _ASSIGN_RE.match(body)) is None or _indent(body) <= _indent(head):
+            if (m := _ASSIGN_RE.match(body)) is None or indent_width(body) <= indent_width(head):
                 continue
             for new in added[:_MOST]:
-                if (n := _ASSIGN_RE.match(new)) and n["target"] == m["target"] and _indent(new) < _indent(body) and _GRANTS_RE.search(n["target"]):
+                if (n := _ASSIGN_RE.match(new)) and n["target"] == m["target"] and indent_width(new) < indent_width(body) and _GRANTS_RE.search(n["target"]):
                     return f"makes a setting unconditional (its if removed): {new.strip()[:70]} (was under {head.strip()[:40]})"
     return None
