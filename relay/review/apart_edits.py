@@ -37,6 +37,7 @@ from relay.review.file_kinds import file_kind, line_filter
 from relay.review.line_shapes import IMPORT_RE, TRAILING_COMMENT_RE as _TRAILING_COMMENT_RE, squeezed
 from relay.review.looser_checks import looser_check
 from relay.review.range_hunks import cut_hunks
+from relay.review.requirement_notes import requirement_note
 from relay.review.small_edits import centred, cut, one
 from relay.review.subtle_turns import rejection_in_run
 from relay.review.guard_defaults import guard_turn
@@ -118,7 +119,8 @@ def _code(path: str, lines: Sequence[str], most: int | None = None) -> list[str]
     """The lines that are code; with ``most``, the first ``most`` of them only (a caller that wants few stops reading)."""
     keep = line_filter(path)
     # A bare string is a docstring's or a list's line; one that names the shared temp folder is a path's part (round 76).
-    code = (ln for ln in lines if keep(ln) and not IMPORT_RE.match(ln) and not (_BARE_STRING_RE.match(ln) and not _TMP_PART_RE.match(ln)) and not prose(ln))
+    code = (ln for ln in lines if keep(ln) and not IMPORT_RE.match(ln) and not (_BARE_STRING_RE.match(ln) and not _TMP_PART_RE.match(ln)) and not prose(ln)
+            and not requirement_note(ln))  # a specification's note kept for its own reader (round 122) says, it does not do
     return list(code if most is None else itertools.islice(code, most))
 
 

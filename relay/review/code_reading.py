@@ -23,6 +23,7 @@ from relay.core.redact import vendor_secret
 from relay.review.block_moves import CHECK_CALL_RE
 from relay.review.line_shapes import IMPORT_RE, Screen, blocks_kept, comment_prefixes, groupings, quoted_texts, squeezed
 from relay.review.platform_lines import silencing_comment
+from relay.review.requirement_notes import requirement_note, requirement_relaxed
 from relay.review.security_reading import is_advisory_comment
 
 __all__ = [
@@ -345,10 +346,10 @@ def mechanical_verdict(c: FileChange) -> str | None:
     if not (c.additions or c.deletions):
         return None
     # A comment naming an advisory is kept for the token rule; it is still only a comment.
-    added = [line.strip() for line in c.added_lines if not is_advisory_comment(line)]
-    removed = [line.strip() for line in c.removed_lines if not is_advisory_comment(line)]
-    if not added and not removed:
-        return "comments or blank lines only"
+    added = [line.strip() for line in c.added_lines if not is_advisory_comment(line) and not requirement_note(line)]
+    removed = [line.strip() for line in c.removed_lines if not is_advisory_comment(line) and not requirement_note(line)]
+    if not added and not removed:  # a specification's requirement on a check relaxed is no comment's rewording (round 122)
+        return None if requirement_relaxed(c.added_lines, c.removed_lines) else "comments or blank lines only"
     if not blocks_kept(c.path, c.added_lines, c.removed_lines):
         return None  # a statement moved in or out of a block: what runs under a condition changed (line_shapes.blocks_kept)
     if sorted(added) == sorted(removed):

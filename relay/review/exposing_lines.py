@@ -183,6 +183,14 @@ VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
     # Bundler's signature check told to accept unsigned or unverified gems
     ("turns gem signature checks off (trust-policy No/LowSecurity)", ("trust-policy", "trust_policy", "trust__policy", "security-policy", "security_policy"), re.compile(
         r"\b(?:trust-policy|trust_policy|BUNDLE_TRUST__POLICY|security-policy|security_policy)\b\s*(?:=\s*|\s+|:\s*)['\"]?(?:Gem::Security::)?(?P<at>NoSecurity|LowSecurity)\b")),
+    # Round 122 (held-out 558's go-redis TLS example: ``tls-auth-clients optional`` added to the server's setup): Redis told
+    # to let clients in without a certificate (``no``) or with none at all if they send none (``optional``)
+    ("lets Redis clients connect without a certificate (tls-auth-clients no/optional)", ("tls-auth-clients", "tls_auth_clients"), re.compile(
+        r"\b(?:tls-auth-clients|tls_auth_clients)['\"]?\s*(?:=\s*|:\s*|\s+)['\"]?(?P<at>no|optional)\b")),
+    # Round 122 (held-out 557's blobcrypt example: ``crypto_pwhash_OPSLIMIT_MODERATE`` → ``…_OPSLIMIT_MIN``): libsodium's
+    # password hash given its least work or memory, the floor meant for tests: a stolen hash is guessed at speed
+    ("gives a password hash its least work (libsodium's OPSLIMIT/MEMLIMIT_MIN)", ("limit_min",), re.compile(
+        r"^(?!\s*#\s*define\b)(?!.*(?:OPS|MEM)LIMIT_MIN\s*(?::\s*\w+\s*)?=(?!=)).*?\b(?P<at>[\w.]*?(?:OPS|MEM)LIMIT_MIN)\b(?!\s*\()")),
     # Round 85 (blind 122): typedoc's ``{item.title}`` → ``<JSX.Raw html={item.title} />``: a value written into the page
     # as HTML, unescaped (React's ``dangerouslySetInnerHTML`` is risky_lines').
     ("writes a value into the page as raw HTML (unescaped: XSS?)", ("raw",), re.compile(

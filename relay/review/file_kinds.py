@@ -34,6 +34,7 @@ from relay.review.path_kinds import (  # the path half (split in round 23), stil
     is_test_path, is_test_script, is_vendored_code, kind_rank, path_kind, words,
 )
 from relay.review.platform_lines import APP_MANIFESTS, silencing_comment
+from relay.review.requirement_notes import requirement_note
 from relay.review.risky_lines import looks_like_prose, risky_screen
 from relay.review.slipped_lines import ROUTE_RE
 from relay.review.page_dangers import action_line  # a policy's action (round 118d: Block → Audit)
@@ -187,7 +188,8 @@ def _keep_code(prefixes: tuple[str, ...]) -> Callable[[str], bool]:
         # A comment that pastes a vendor's credential (``# token: npm_…``) is one committed all the same (relay.core.redact).
         return (not comment_only(text, prefixes) or advisory_words(text) is not None or silencing_comment(text) or sample_in_comment(text)
                 or vendor_secret(text) is not None or says_default(text)  # round 81: "It defaults to REQUIRE" above a default set to USE
-                or _GUARD_ANNOTATION.search(text) is not None or _COMMENTED_EXIT_RE.match(text) is not None)
+                or _GUARD_ANNOTATION.search(text) is not None or _COMMENTED_EXIT_RE.match(text) is not None
+                or requirement_note(text))  # round 122: a specification's MUST made MAY (relay.review.requirement_notes)
 
     return keep
 

@@ -358,6 +358,8 @@ def lone_clause(added: Sequence[str], removed: Sequence[str]) -> str | None:
     if len(new) + len(gone) != 1:
         return None
     code = (new or gone)[0]
+    if code.startswith(("//", "/*", "* ")):
+        return None  # a doc comment's sentence that ends in "and" (round 122: PSR-7's kept "MAY" line), no condition
     if not _CLAUSE_RE.search(code) or _PROSE_RE.search(code) or not _CODE_MARK_RE.search(code) and not re.search(r"[!.]\w", code) \
             or not security_line(_STRING_RE.sub('""', code)) or _alike(code, removed if new else added):
         return None

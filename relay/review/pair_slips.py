@@ -49,6 +49,7 @@ from collections.abc import Iterator, Sequence
 
 from relay.review.line_shapes import squeezed
 from relay.review.overridden_turns import cut_quote, paired_quote
+from relay.review.requirement_notes import requirement_relaxed
 
 __all__ = ["exit_commented_out", "pair_slip"]
 
@@ -417,7 +418,8 @@ def pair_slip(added: Sequence[str], removed: Sequence[str]) -> tuple[str, bool] 
             return found, True
     for found in (_thread_local_dropped(added, removed), _short_read_accepted(added, removed), _equality_widened(added, removed),
                   _increment_voided(added, removed), _arms_swapped(added, removed), exit_commented_out(added, removed),
-                  _status_made_success(added, removed), _quantifier_nested(added, removed), _duration_unit_moved(added, removed)):
+                  _status_made_success(added, removed), _quantifier_nested(added, removed), _duration_unit_moved(added, removed),
+                  requirement_relaxed(added, removed)):
         if found:
             return found, False
     return None
