@@ -102,7 +102,8 @@ _NAMED = [
     ("linux_kernel/jitterentropy_mod.c", _MODPARAM % "0444", _MODPARAM % "0666", "world-writable"),
     # round 120e
     ("plotnine/_utils/__init__.py", _UNITS % "(2.54 * 10)", _UNITS % "2.54 * 10", "regroups an expression"),
-    ("install/html/ssbrowser.html", _CHROME % "*.example.com", _CHROME % "*", "grants to everyone"),
+    # read first, since round 122b, as a host pattern made "*" (high), not by the page's words (worth a look)
+    ("install/html/ssbrowser.html", _CHROME % "*.example.com", _CHROME % "*", "widens a host pattern to any host"),
     ("tests/actions/test_conflict_resolution.py", _NEXT_FREE % "==", _NEXT_FREE % "or", "always passes"),
     # round 120g
     ("halo/halo.py", _EXIT % "", _EXIT % "        return True\n", "swallows every exception"),

@@ -8,6 +8,12 @@ Whom they guard against: the worker that slips one line into an ordinary change,
 - go-redis' TLS example README ``tls-auth-clients optional`` (Redis lets a client in that shows no certificate);
 - PSR-7's interfaces: "Implementations MUST raise an exception for ports outside the …" → "Implementations MAY accept any
   integer as the port" (a specification's requirement on a check made a permission, in a doc comment).
+And (122b, from held-out 560–567's first run): authentication-zero's generator template ``application_controller.rb.tt``
+(Ruby, read as data until now) reading ``cookies[:session_token]`` where it read ``cookies.signed[…]``; fastify-env's README
+``reply.send(request.getEnvs())``; did-go's ``doc/did/doc.go`` (Go's package code in a folder named doc, read as a page)
+letting a parse error pass; PyBrowserID's README ``>>> RemoteVerifier(["*"])`` (a host pattern made ``"*"``); swupdate's
+Kconfig losing ``select HASH_VERIFY``; nacl-stream-js' README calling a fixed nonce fine; keyrings.cryptfile's
+``user_read_write = 0o666``; oauth2-facebook's ``hash_hmac('sha256', $accessToken, $accessToken)``.
 Each has its near miss, which stays quiet.
 """
 
@@ -17,6 +23,9 @@ from pathlib import Path
 
 import pytest
 
+from relay.core.contracts import FileChange
+from relay.review.content_kinds import reading_paths
+from relay.review.file_kinds import CODE_EXTS, path_kind
 from reviewed import one_edit_named, one_edit_says_none
 
 __all__: list[str] = []  # a test module exports nothing
@@ -70,3 +79,72 @@ _SAYS = ("deletes a check", "least work", "without a certificate", "relaxes a sp
 @pytest.mark.parametrize(("path", "before", "after"), _QUIET)
 def test_its_near_miss_stays_quiet(tmp_path: Path, path: str, before: str, after: str) -> None:
     one_edit_says_none(tmp_path, path, before, after, _SAYS)
+
+
+# ----- round 122b, from held-out 560–567's first run
+_CTRL = ("class ApplicationController < ActionController::Base\n  private\n    def authenticate\n"
+         "      if session_record = Session.find_by_id(cookies%s[:session_token])\n        Current.session = session_record\n"
+         "      else\n        redirect_to sign_in_path\n      end\n    end\nend\n")
+_FASTIFY = ("# fastify-env\n\n```js\nfastify.register(fastifyEnv, options)\n\nfastify.get('/', (request, reply) => {\n    %s\n})\n```\n")
+_DID = ("package did\n\nfunc expiry(proof *Proof, expires string) error {\n\ttimeValue, errTime := time.Parse(time.RFC3339, expires)\n"
+        "\tif errTime != nil%s {\n\t\treturn fmt.Errorf(\"parse expires: %%w\", errTime)\n\t}\n\tproof.Expires = &timeValue\n\treturn nil\n}\n")
+_VERIFIER = "Usage\n=====\n\n    >>> import browserid\n    >>> verifier = browserid.RemoteVerifier([%s])\n    >>> data = verifier.verify(assertion)\n"
+_KCONFIG = ("config SIGNED_IMAGES\n\tbool \"Enable verification of signed images\"\n\tdepends on HASH_VERIFY\n\tdefault n\n%s"
+            "comment \"Image signature verification needs an SSL implementation\"\n")
+_MODE = ("class Keyring:\n    def _ensure_file_path(self):\n        user_read_write = %s\n"
+         "        os.chmod(self.file_path, user_read_write)\n")
+_PROOF = "<?php\nclass AppSecretProof\n{\n    public static function create($appSecret, $accessToken)\n    {\n        return hash_hmac('sha256', $accessToken, %s);\n    }\n}\n"
+_NONCE = "## API\n\n- Inputs: 32-byte key, 16-byte nonce%s, a stream (or a file).\n- Output: the encrypted stream.\n"
+
+_NAMED_B = [
+    ("lib/generators/authentication/templates/controllers/html/application_controller.rb.tt", _CTRL % ".signed", _CTRL % "",
+     "reads a cookie without its signature"),
+    ("README.md", _FASTIFY % "console.log(request.getEnvs())", _FASTIFY % "reply.send(request.getEnvs())", "sends the process environment"),
+    ("server.js", "app.get('/debug', (req, res) => {\n  res.json({ ok: true })\n})\n",
+     "app.get('/debug', (req, res) => {\n  res.json(process.env)\n})\n", "sends the process environment"),
+    ("doc/did/doc.go", _DID % "", _DID % " && proof.Created == nil", "unless another condition holds"),
+    ("README.rst", _VERIFIER % '"*.mysite.com"', _VERIFIER % '"*"', "widens a host pattern to any host"),
+    ("Kconfig", _KCONFIG % "\tselect HASH_VERIFY\n", _KCONFIG % "", "no longer selects a check"),
+    ("README.md", _NONCE % "", _NONCE % " (a fixed value, e.g. all zeros, is fine)", "fixed or reused nonce is fine"),
+    ("keyrings/cryptfile/file_base.py", _MODE % "0o600", _MODE % "0o666", "makes files world-writable"),
+    ("src/Provider/AppSecretProof.php", _PROOF % "$appSecret", _PROOF % "$accessToken", "keys an HMAC with the message it signs"),
+    ("app/sign.py", "import hmac\n\ndef sign(msg):\n    return hmac.new(SECRET, msg, 'sha256').hexdigest()\n",
+     "import hmac\n\ndef sign(msg):\n    return hmac.new(msg, msg, 'sha256').hexdigest()\n", "keys an HMAC with the message it signs"),
+]
+
+_QUIET_B = [
+    ("lib/generators/authentication/templates/controllers/html/application_controller.rb.tt", _CTRL % "", _CTRL % ".signed"),
+    ("README.md", _FASTIFY % "console.log(request.getEnvs())", _FASTIFY % "reply.send({ port: process.env.PORT })"),
+    ("server.js", "app.get('/port', (req, res) => {\n  res.json({ ok: true })\n})\n",
+     "app.get('/port', (req, res) => {\n  res.json(process.env.PORT)\n})\n"),  # one variable, not all of them
+    ("README.rst", _VERIFIER % '"*.mysite.com"', _VERIFIER % '"*.example.com"'),  # another site, still one
+    ("build/files.js", "module.exports = { include: ['*.min.js'] }\n", "module.exports = { include: ['*'] }\n"),  # a file glob
+    ("Kconfig", _KCONFIG % "\tselect HASH_VERIFY\n", "config HASH_CHECKS\n\tbool \"Check image hashes\"\n\tselect HASH_VERIFY\n\n" + _KCONFIG % ""),  # moved
+    ("README.md", _NONCE % "", _NONCE % " (never reuse one: a fixed value is not safe)"),
+    ("keyrings/cryptfile/file_base.py", _MODE % "0o666", _MODE % "0o600"),  # narrowed
+    ("keyrings/cryptfile/file_base.py", _MODE % "0o600", _MODE % "0o644"),  # others read, none write
+    ("src/Provider/AppSecretProof.php", _PROOF % "$accessToken", _PROOF % "$appSecret"),  # a secret again
+    ("benchmark/hashes.ts", "import { createHmac } from 'crypto';\n", "import { createHmac } from 'crypto';\n"
+     "export const hmac = (buf) => createHmac('sha256', buf).update(buf).digest();\n"),  # a benchmark's new line, no pair
+]
+
+_SAYS_B = ("reads a cookie without its signature", "sends the process environment", "unless another condition holds", "widens a host pattern",
+           "no longer selects a check", "fixed or reused nonce", "world-writable", "keys an HMAC")
+
+
+@pytest.mark.parametrize(("path", "before", "after", "said"), _NAMED_B)
+def test_a_slipped_line_of_the_second_wave_is_named(tmp_path: Path, path: str, before: str, after: str, said: str) -> None:
+    one_edit_named(tmp_path, path, before, after, said)
+
+
+@pytest.mark.parametrize(("path", "before", "after"), _QUIET_B)
+def test_its_near_miss_of_the_second_wave_stays_quiet(tmp_path: Path, path: str, before: str, after: str) -> None:
+    one_edit_says_none(tmp_path, path, before, after, _SAYS_B)
+
+
+def test_a_template_of_code_is_read_as_its_stem_says() -> None:
+    """``x.rb.tt`` is Ruby a generator writes out; ``index.html.erb`` stays a page; a .go file in a doc folder is Go."""
+    changes = [FileChange(path="lib/templates/app.rb.tt"), FileChange(path="app/views/index.html.erb"), FileChange(path="conf/app.py.j2")]
+    assert reading_paths(changes, None, CODE_EXTS, path_kind, {}) == {"lib/templates/app.rb.tt": "lib/templates/app.rb.tt.rb",
+                                                                      "conf/app.py.j2": "conf/app.py.j2.py"}
+    assert path_kind("doc/did/doc.go") == "source" and path_kind("docs/guide/sample.py") == "docs"

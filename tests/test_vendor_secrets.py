@@ -34,12 +34,14 @@ SLACK_HOOK = "https://hooks.slack.com/services/" + "T04QmZtRk2P/B06Lx9Vb3Nc/" + 
 SHOPIFY = "shpat_" + "9f2c7a41e08b53d6" + "a7c1e94b20f8d365"
 DATABRICKS = "dapi" + "7c1e94b20f8d365a" + "9f2c7a41e08b53d6"
 GOOGLE_ACCESS = "ya29." + "a0AfB_byC3mQx7Lw2P" + "zV9kR4tN8sJ1hG6fD5eY0uI"
+AZURE_SECRET = "pQ5" + "8Q~3nVb1xZrT7wKe0yHf" + "A2uLm9dS4cJ6gNq_o"
 # a signed JWT whose payload claims ``"role": "service_role"`` (Supabase's key that bypasses row-level policies)
 SUPABASE = ("eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9." + "eyJpc3MiOiJzdXBhYmFzZSIsInJvbGUiOiJzZXJ2aWNlX3JvbGUiLCJpYXQiOjE3MzAwMDAwMDB9."
             + "Q2m9cXhV7rT3kW8pLz0aYbN4sDfG6hJ1uE5iO2vR8tY")
 TOKENS = {"npm-token": NPM, "gitlab-token": GITLAB, "pypi-token": PYPI, "huggingface-token": HF, "stripe-key": STRIPE,
           "docker-token": DOCKER, "sendgrid-key": SENDGRID, "google-oauth-secret": GOOGLE_OAUTH, "slack-webhook": SLACK_HOOK,
-          "shopify-token": SHOPIFY, "databricks-token": DATABRICKS, "google-access-token": GOOGLE_ACCESS, "supabase-service-key": SUPABASE}
+          "shopify-token": SHOPIFY, "databricks-token": DATABRICKS, "google-access-token": GOOGLE_ACCESS, "supabase-service-key": SUPABASE,
+          "azure-client-secret": AZURE_SECRET}
 
 
 def _secret_part(token: str) -> str:
@@ -62,7 +64,7 @@ def test_a_restricted_stripe_key_is_masked_too() -> None:
     "npm_install", "run npm_config_cache and npm_package_version", "from huggingface_hub import hf_hub_download",
     "SG.config = load()", "msg.send(SG.apiKey)", "npm_" + "X" * 36, "hf_" + "x" * 34, "<your-token>", "NPM_TOKEN=${NPM_TOKEN}",
     "Tokens start with npm_ and glpat- and dckr_pat_.", "dapi_client.get()", "shpat_ is Shopify's prefix",
-    "ya29.YOUR_ACCESS_TOKEN_HERE_PLEASE", "ya29." + "x" * 30,
+    "ya29.YOUR_ACCESS_TOKEN_HERE_PLEASE", "ya29." + "x" * 30, "abc1Q~" + "x" * 32, "a.b.c1Q~ is the prefix",
     "https://hooks.slack.com/services/XXX/YYY/ZZZ", "sk_live_ keys are secret", "GOCSPX- prefix",
 ])
 def test_ordinary_words_and_placeholders_are_left_alone(text: str) -> None:

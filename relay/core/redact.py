@@ -65,6 +65,9 @@ VENDOR_SHAPES: list[tuple[str, re.Pattern[str]]] = [
     # Google's OAuth 2.0 access token (round 121g, held-out 559's purest README: ``.auth('ya29.a0AfB_…')``): an hour's access
     # to whatever the user granted the app.
     ("google-access-token", re.compile(r"(?<![A-Za-z0-9_-])ya29\.(?=[A-Za-z_-]*\d)[A-Za-z0-9_-]{20,}(?![A-Za-z0-9_-])")),
+    # Microsoft Entra ID's (Azure AD's) client secret (round 122b, held-out 563's vault-plugin-secrets-azure README:
+    # ``AZURE_CLIENT_SECRET=pQ58Q~…``): three characters, a digit, ``Q~`` and 31–34 more; the app's password to its tenant.
+    ("azure-client-secret", re.compile(r"(?<![A-Za-z0-9_~.-])[A-Za-z0-9_~.-]{3}\dQ~(?=[A-Za-z_~.-]*\d)[A-Za-z0-9_~.-]{31,34}(?![A-Za-z0-9_~.-])")),
     # Supabase's service-role key: a signed JWT whose payload claims ``"role": "service_role"`` (its base64 at each of the three
     # alignments), which bypasses every row-level policy; the anon key beside it is public (round 121b: held-out 522's ssr README).
     ("supabase-service-key", re.compile(r"(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]*?(?:ZXJ2aWNlX3JvbG|c2VydmljZV9yb2xl|NlcnZpY2Vfcm9sZ)"
@@ -99,7 +102,7 @@ _STAND_IN = re.compile(r"(?i)example|xxxx|fake|dummy|placeholder|your|redacted|s
 
 # Each shape's fixed part: a line holding none (nearly every line) is told ten times faster than by the shapes themselves.
 _HINT = re.compile(r"sk-|gh[pousr]_|github_pat_|AKIA|ASIA|AIza|GOCSPX-|xox|(?i:hooks\.slack\.com)|npm_|gl(?:pat|dt|ptt|rt|cbt|oas)-|pypi-|hf_|"
-                   r"k_live_|dckr_pat_|SG\.|shp(?:at|ca|pa|ss)_|dapi|hv[sbr]\.|PRIVATE KEY|eyJ|ya29\.")
+                   r"k_live_|dckr_pat_|SG\.|shp(?:at|ca|pa|ss)_|dapi|hv[sbr]\.|PRIVATE KEY|eyJ|ya29\.|\dQ~")
 
 
 def vendor_secret(text: str) -> re.Match[str] | None:

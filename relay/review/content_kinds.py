@@ -42,7 +42,7 @@ _SHEBANG_RE = re.compile(r"^#!\s*(?P<prog>/\S+)(?P<rest>[^\n]*)")
 # The versions a name carries: python3.11, perl5, node18, ruby2.7.
 _VERSION_RE = re.compile(r"[\d.]+$")
 # Names a template or a build input gives a script (configure.in, install.sh.tmpl is already .sh by its stem).
-_TEMPLATE_EXTS = frozenset("in tmpl tpl template j2 jinja erb dist orig bak example sample".split())
+_TEMPLATE_EXTS = frozenset("in tmpl tpl template j2 jinja jinja2 mako gotmpl erb tt dist orig bak example sample".split())
 # A template engine's own extensions (Handlebars, Mustache, EJS, Eta, Nunjucks, Liquid): most hold a page, some a
 # generator's source (round 121, held-out 509's openapi-typescript-codegen: ``sendRequest.hbs`` is the TypeScript every
 # generated client runs, read as data, its ``credentials = 'include'`` made unconditional unread). Such a file whose first
@@ -87,6 +87,16 @@ def head_tells(path: str, code_exts: frozenset[str]) -> bool:
 
 
 
+def _stem_ext(path: str, code_exts: frozenset[str]) -> str | None:
+    """The code extension a template's stem names (round 122b, held-out 564's authentication-zero: the generator's
+    ``application_controller.rb.tt`` is the Ruby every generated app runs, read as data, its ``cookies.signed[…]`` made
+    ``cookies[…]`` unread); None when the name is no template of code (``index.html.erb`` is a page's)."""
+    parts = path.rsplit("/", 1)[-1].lower().split(".")
+    if len(parts) < 3 or not parts[0] or (parts[-1] not in _TEMPLATE_EXTS and parts[-1] not in _ENGINE_EXTS):
+        return None
+    return parts[-2] if parts[-2] in code_exts else None
+
+
 def _head_of(change: FileChange, workspace: Path | None) -> str:
     """The file's first line: from the diff when it shows line 1 (a file added or deleted), else the workspace's file."""
     if change.added_lines and (change.kind == "added" or (change.ranges and change.ranges[0][0] == 1)):
@@ -116,6 +126,9 @@ def reading_paths(changes: Iterable[FileChange], workspace: Path | None, code_ex
             continue
         if change.path.rsplit("/", 1)[-1] in _SHELL_SOURCED:
             out[change.path] = f"{change.path}.sh"
+            continue
+        if (ext := _stem_ext(change.path, code_exts)) is not None:
+            out[change.path] = f"{change.path}.{ext}"
             continue
         head = heads.get(change.path, "") if heads is not None else _head_of(change, workspace)
         ext = shebang_ext(head)

@@ -191,6 +191,12 @@ VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
     # password hash given its least work or memory, the floor meant for tests: a stolen hash is guessed at speed
     ("gives a password hash its least work (libsodium's OPSLIMIT/MEMLIMIT_MIN)", ("limit_min",), re.compile(
         r"^(?!\s*#\s*define\b)(?!.*(?:OPS|MEM)LIMIT_MIN\s*(?::\s*\w+\s*)?=(?!=)).*?\b(?P<at>[\w.]*?(?:OPS|MEM)LIMIT_MIN)\b(?!\s*\()")),
+    # Round 122b (held-out 562's fastify-env README: ``console.log(request.getEnvs())`` → ``reply.send(request.getEnvs())``): the
+    # whole environment, its keys and tokens, sent to whoever asks; one variable (``process.env.PORT``) stays quiet
+    ("sends the process environment to the client", ("getenvs", "process.env", "environ", "getenv", "env.to_h", "$_env"), re.compile(
+        r"(?:\.(?:send|json|jsonp|write|end|body)|\bjsonify|\bJsonResponse|\bc\.JSON|\bJSON\.stringify)\s*\(\s*(?:[^(),]{0,20},\s*)?(?:dict\(\s*)?"
+        r"(?P<at>(?:\w+\.)?getEnvs\(\s*\)|process\.env|os\.environ(?:\.copy\(\s*\))?|System\.getenv\(\s*\)|os\.Environ\(\s*\)|ENV\.to_h|\$_ENV)\s*\)|"
+        r"\b(?:ctx|context)\.body\s*=\s*(?P<at2>process\.env)\s*;?\s*$")),
     # Round 85 (blind 122): typedoc's ``{item.title}`` → ``<JSX.Raw html={item.title} />``: a value written into the page
     # as HTML, unescaped (React's ``dangerouslySetInnerHTML`` is risky_lines').
     ("writes a value into the page as raw HTML (unescaped: XSS?)", ("raw",), re.compile(

@@ -35,7 +35,7 @@ from collections.abc import Sequence
 from relay.core.contracts import FileChange
 from relay.review.line_shapes import clipped, squeezed
 
-__all__ = ["KIND_EXAMPLES", "MAKE_IGNORED_RE", "SCREEN_RE", "block_off", "commented_test", "setting_commented", "digest_dropped", "test_renamed_off", "failures_ignored", "git_locked", "ref_unpinned", "test_commented"]
+__all__ = ["KIND_EXAMPLES", "MAKE_IGNORED_RE", "SCREEN_RE", "block_off", "check_unselected", "commented_test", "setting_commented", "digest_dropped", "test_renamed_off", "failures_ignored", "git_locked", "ref_unpinned", "test_commented"]
 
 _SHOWN = 64
 
@@ -45,7 +45,8 @@ SCREEN_RE = re.compile(r"(?i)\bGIT_TAG\b|^\s*[\"']?(?:tag|rev|revision|ref|commi
                        r"^\s*(?:if\s*\(\s*(?:FALSE|OFF|NO|0)\s*\)|#\s*if\s+0\b|if\s+false\s*(?:#.*)?$)|ignoreFailures|testFailureIgnore|failure\.ignore|"
                        # a switch alone on its line, or a guarding key given its value, commented out or not (``setting_commented``)
                        r"^\s*(?:(?:#|;|//)\s?)?[A-Za-z][\w.-]*[_.-][\w.-]*\s*$|"
-                       r"^\s*(?:(?:#|;|//)\s?)?[\w.-]*(?:dns|proxy|ssl|tls|verif|auth|secur|strict|encrypt|cert|trust)[\w.-]*\s*[=:\s]")
+                       r"^\s*(?:(?:#|;|//)\s?)?[\w.-]*(?:dns|proxy|ssl|tls|verif|auth|secur|strict|encrypt|cert|trust)[\w.-]*\s*[=:\s]|"
+                       r"^\s*(?:select|imply)\s+\w*(?:verif|sign|secur|harden|fortify|protect|validat|saniti|auth|encrypt)")  # ``check_unselected``
 
 # ----- a ref moved from a pin to a moving name
 _REF_RE = re.compile(r"""(?:^|[{,(])\s*["']?(?P<key>GIT_TAG|tag|rev|revision|ref|commit|branch)["']?\s*(?:=|:|\s)\s*["']?(?P<v>[^"'\s,#)]+)""", re.I)
@@ -153,6 +154,20 @@ def setting_commented(added: Sequence[str], removed: Sequence[str]) -> str | Non
     for new in added[:_MOST_SETTINGS]:
         if (m := _MARK_RE.match(new)) and (was := new[m.end():].strip()) in olds and not any(line.strip() == was for line in added):
             return f"comments out a setting (the program falls back to its default): {was} → {clipped(new.strip(), _SHOWN)}"
+    return None
+
+
+# ----- a Kconfig option no longer selecting its check (round 122b, held-out 566's swupdate: ``select HASH_VERIFY`` cut from
+# the option that turns on signed images: an image's signature is checked and its hash no longer)
+_SELECT_RE = re.compile(r"^\s*(?:select|imply)\s+(?P<name>[A-Z0-9_]*(?:VERIF|SIGN|SECUR|HARDEN|FORTIFY|PROTECT|VALIDAT|SANITI|AUTH|ENCRYPT)[A-Z0-9_]*)\b")
+
+
+def check_unselected(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """"no longer selects a check (select X removed)" for a removed Kconfig ``select``/``imply`` of a checking option the
+    change selects nowhere again."""
+    for line in removed[:_MOST_SETTINGS]:
+        if (m := _SELECT_RE.match(line)) and not any(m.group("name") in new.split() for new in added[:_MOST_SETTINGS]):
+            return f"no longer selects a check (what turned on with it builds without it): {clipped(line.strip(), _SHOWN)} removed"
     return None
 
 

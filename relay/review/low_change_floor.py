@@ -41,7 +41,7 @@ from relay.core.contracts import FileChange
 from relay.review.docs_samples import sample_code, sample_lines
 from relay.review.facts import FileFacts, RiskContext
 from relay.review.file_kinds import file_kind, is_release_notes
-from relay.review.kind_values import setting_commented
+from relay.review.kind_values import check_unselected, setting_commented
 from relay.review.leading_lines import LOWER_NAME as _LOWER, UPPER_NAME as _UPPER, WORD_RULES, leading_line, turned_pairs
 from relay.review.page_dangers import page_danger, policy_relaxed, prohibition_lifted, shared_folder_searched
 from relay.review.line_shapes import TRAILING_COMMENT_RE, squeezed
@@ -119,7 +119,7 @@ def quoted_turns(assessed: Sequence[FileChange], quiet: frozenset[str] = frozens
     every_low = all(c.risk == "low" for c in assessed)
     written: dict[str, set[str]] | None = None  # path -> the names its added lines write, read once when a lone turn asks
     for c in assessed:
-        if c.risk == "low" and file_kind(c.path) == "data" and c.path not in quiet and (bound := bound_loosened(c, asked) or danger_line(c) or pin_dropped(c) or setting_commented(c.added_lines, c.removed_lines) or (
+        if c.risk == "low" and file_kind(c.path) == "data" and c.path not in quiet and (bound := bound_loosened(c, asked) or danger_line(c) or pin_dropped(c) or setting_commented(c.added_lines, c.removed_lines) or check_unselected(c.added_lines, c.removed_lines) or (
                 "a template line " + sent if (sent := request_moved(c.added_lines, c.removed_lines)) else None)):
             found[c.path] = bound
             continue

@@ -26,9 +26,10 @@ from collections.abc import Sequence
 from relay.review.line_shapes import edited_sides, span_pairs, unspaced
 from relay.review.overridden_turns import cut_quote, paired_quote
 
-__all__ = ["match_slip"]
+__all__ = ["host_made_wildcard", "match_slip"]
 
 _NEW = 4000
+_PAIRS = 200
 _LONG = 300
 # One operand: a name chain with its indexes and calls (``client_data["origin"]``, ``self.rp_id``, ``e.prefix``).
 _OPERAND = r"[\w$@]+(?:\[[^\[\]]*\]|\([^()]*\))*(?:\.[\w$]+(?:\[[^\[\]]*\]|\([^()]*\))*)*"
@@ -101,10 +102,35 @@ def current_dir_searched(added: Sequence[str]) -> tuple[str, bool] | None:
     return None
 
 
+# ----- a host pattern made a bare wildcard (round 122b, held-out 564's PyBrowserID README: ``RemoteVerifier(["*.mysite.com"])``
+# → ``RemoteVerifier(["*"])``: assertions for any site's audience verify). The old literal a wildcard domain (``*.x.com``)
+# or a URL, the rest of the line kept.
+# A file glob (``"*.min.js"``, ``"*.tar.gz"``) is no host: its last part is a file's extension.
+_HOST_LITERAL_RE = re.compile(r"(?P<q>['\"])(?P<host>(?:\*\.(?=[A-Za-z0-9-]+\.)|https?://(?:\*\.)?)[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*"
+                              r"(?<!\.js)(?<!\.ts)(?<!\.gz)(?<!\.py)(?<!\.md)(?<!\.map)(?<!\.json)(?<!\.html)(?<!\.css)(?<!\.xml)(?<!\.txt)(?<!\.zip)(?::\d+)?/?)(?P=q)")
+_STAR_RE = re.compile(r"(?P<q>['\"])\*(?P=q)")
+
+
+def host_made_wildcard(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """"widens a host pattern to any host (*.x.com → *): old → new" for a line kept but for that literal; None otherwise."""
+    olds: dict[str, tuple[str, str]] = {}
+    for line in removed[:_PAIRS]:
+        if len(line) <= _LONG and ("*." in line or "://" in line):
+            for m in _HOST_LITERAL_RE.finditer(line):
+                olds.setdefault(unspaced(line[:m.start()] + "#" + line[m.end():]), (line, m.group("host")))
+    for new in added[:_PAIRS] if olds else ():
+        for m in _STAR_RE.finditer(new) if len(new) <= _LONG else ():
+            if (old := olds.get(unspaced(new[:m.start()] + "#" + new[m.end():]))) is not None:
+                return f"widens a host pattern to any host ({old[1]} → *): {paired_quote(old[0], new)}"
+    return None
+
+
 def match_slip(added: Sequence[str], removed: Sequence[str]) -> tuple[str, bool] | None:
     """The first of these slips the edit makes (see the module's doc), with whether it is classic (high)."""
     if (found := match_made_suffix(added, removed)) is not None:
         return found
+    if (wild := host_made_wildcard(added, removed)) is not None:
+        return wild, True
     if (ranged := range_never_refuses(added)) is not None:
         return ranged, True
     if (turned := slice_turned(added, removed)) is not None:

@@ -126,6 +126,11 @@ _CLASSES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
     ("weak", "uses a weak or predictable primitive", re.compile(
         # held-out 285's hdkey: a seed hashed from the clock
         r"(?i)\b(?:seed|key|secret|token|salt|nonce)\w*\s*=[^;\n]*\bDate\.now\(\)|\b(?:md5|rc4|ecb)\s*\(|[\"'](?:md5|rc4|ecb)[\"']|\.(?:md5|rc4|ecb)\b|\b(?:md5|rc4|ecb)\.|\bMath\.random\(|\bmt_rand\(|\brand\(\)|\bnew\s+Random\(|java\.util\.Random\b")),
+    # round 122b (held-out 561's nacl-stream-js README: "16-byte nonce (a fixed value, e.g. all zeros, is fine)"): a nonce or
+    # IV told fixed or reused, every message then under the same keystream; said in a sentence
+    ("nonce_fixed", "tells readers a fixed or reused nonce is fine", re.compile(
+        r"(?i)\b(?:nonce|iv|initiali[sz]ation\s+vector)s?\b[^;\n]{0,40}?\b(?:fixed|constant|static|all[\s-]+zeros?|zeros?|reused?|the\s+same)\b[^;\n]{0,40}?"
+        r"\b(?:is|are)\s+(?:fine|ok(?:ay)?|safe|acceptable)\b")),
     ("literal_secret", "writes a literal secret or key", re.compile(
         rf"(?i){_SECRET_NAME}[\"']?\s*(?:[:=,(]|=>)\s*(?:[\w.]+\()?(?P<v>[\"'][^\"'\s]{{12,}}[\"'])|"
         r"(?P<h>[\"'](?:[0-9a-f]{24,39}|[0-9a-f]{41,64})[\"'])|(?P<c>(?:password|passwd|pass|pwd|secret)\w*\s*===?\s*[\"'][^\"'\s]{6,}[\"'])|(?P<u>(?:[\"']|://)[\w.-]+:[^\"'\s@/]{6,}@)|"

@@ -278,7 +278,9 @@ def path_kind(path: str) -> FileKind:
     # werkzeug's security.py is its path-safety code, not a security policy.
     # A settings file named like prose (config/security.yml) is settings; code in a package folder named docs
     # (src/main/kotlin/…/docs/DocsController.kt) is the application's code (round 23).
-    if ext in _DOC_EXTS or (ext not in CODE_EXTS | _CONFIG_EXTS and glob_any(path, _DOC_NAMES)) or any(
+    # Go builds every .go file of a folder into its package, a folder named doc too (round 122b, held-out 567's did-go:
+    # ``doc/did/doc.go`` is the DID document parser, read as a page and left low).
+    if ext in _DOC_EXTS or (ext not in CODE_EXTS | _CONFIG_EXTS and glob_any(path, _DOC_NAMES)) or ext != "go" and any(
             d in _DOC_DIRS and not (ext in CODE_EXTS and any(s in _SOURCE_ROOTS for s in dirs[:i])) for i, d in enumerate(dirs)):
         return "docs"
     if any(d in _EXAMPLE_DIRS for d in dirs):

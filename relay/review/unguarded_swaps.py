@@ -34,7 +34,7 @@ from collections.abc import Sequence
 from relay.review.line_shapes import squeezed
 from relay.review.overridden_turns import cut_quote, paired_quote
 
-__all__ = ["GUARD_WORD_RE", "cap_dropped", "guard_unlisted", "error_discarded", "parameter_inlined", "refusal_voided", "screen", "seed_dropped", "stash_tripled", "strength_unmade", "test_left_out", "unguarded_swap", "unsafe_variant", "version_lowered"]
+__all__ = ["GUARD_WORD_RE", "cap_dropped", "cookie_jar_unsigned", "hmac_self_keyed", "guard_unlisted", "error_discarded", "parameter_inlined", "refusal_voided", "screen", "seed_dropped", "stash_tripled", "strength_unmade", "test_left_out", "unguarded_swap", "unsafe_variant", "version_lowered"]
 
 _PAIRS = 40  # lines a side read
 _LONG = 400  # longer lines are not read (a minified bundle's)
@@ -260,11 +260,40 @@ def guard_unlisted(added: Sequence[str], removed: Sequence[str]) -> str | None:
     return None
 
 
+# ----- a cookie read from the plain jar where the signed one was (round 122b, held-out 564's authentication-zero:
+# ``Session.find_by_id(cookies.signed[:session_token])`` → ``cookies[:session_token]``; Express' ``req.signedCookies``)
+_SIGNED_JAR_RE = re.compile(r"\bcookies\.(?:signed|encrypted)(?=\s*[\[.(])|\bsignedCookies\b")
+
+
+def cookie_jar_unsigned(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    for old, new in _pairs(added, removed, "ookies"):
+        for m in _SIGNED_JAR_RE.finditer(old):
+            if squeezed(old[:m.start()] + "cookies" + old[m.end():]) == squeezed(new):
+                return f"reads a cookie without its signature ({m.group()} → cookies: its value is whatever the browser sends): {paired_quote(old, new)}"
+    return None
+
+
+# ----- an HMAC keyed with the message it signs (round 122b, held-out 567's oauth2-facebook: ``hash_hmac('sha256', $accessToken,
+# $appSecret)`` → ``…, $accessToken, $accessToken)``): anyone holding the message computes the proof. Read on a pair only: a
+# benchmark's ``createHmac('sha256', buf).update(buf)`` keys nothing that guards (ordinary history: noble-hashes).
+_SELF_KEYED_RE = re.compile(r"\bhash_hmac\s*\(\s*[^,()]+,\s*(?P<m>\$[\w>\[\]'\"-]+)\s*,\s*(?P=m)\s*[,)]|"
+                            r"\bhmac\.(?:new|digest)\s*\(\s*(?P<k>[\w.]+)\s*,\s*(?P=k)\s*[,)]|"
+                            r"\bcreateHmac\s*\(\s*[^,()]+,\s*(?P<n>[\w.$]+)\s*\)\s*\.update\s*\(\s*(?P=n)\s*[,)]")
+_HMAC_CALL_RE = re.compile(r"\bhash_hmac\s*\(|\bhmac\.(?:new|digest)\s*\(|\bcreateHmac\s*\(")
+
+
+def hmac_self_keyed(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    for old, new in _pairs(added, removed, "mac"):
+        if (m := _SELF_KEYED_RE.search(new)) and not _SELF_KEYED_RE.search(old) and (c := _HMAC_CALL_RE.search(old)) and c.group() == _HMAC_CALL_RE.search(new).group():
+            return f"keys an HMAC with the message it signs (no secret in it: anyone holding the message computes it): {paired_quote(old, new)}"
+    return None
+
+
 def screen(line: str) -> bool:
     """A line a page keeps for these readers (relay.review.file_kinds): a raw template value, a seed, a version."""
     return ("{{" in line or "RandomState" in line or "BuildHasherDefault" in line or "ersion" in line and _VERSION_RE.search(line) is not None
             or _MASK_RE.search(line) is not None or _STRONG_NAME_RE.match(line) is not None or _UNSAFE_NAME_RE.search(line) is not None
-            or _CLAMP_RE.match(line) is not None or GUARD_WORD_RE.search(line) is not None)
+            or _CLAMP_RE.match(line) is not None or GUARD_WORD_RE.search(line) is not None or "ookies" in line or _HMAC_CALL_RE.search(line) is not None)
 
 
 def unguarded_swap(added: Sequence[str], removed: Sequence[str]) -> str | None:
@@ -273,4 +302,5 @@ def unguarded_swap(added: Sequence[str], removed: Sequence[str]) -> str | None:
         return None
     return (stash_tripled(added, removed) or parameter_inlined(added, removed) or seed_dropped(added, removed) or version_lowered(added, removed)
             or strength_unmade(added, removed) or test_left_out(added, removed) or unsafe_variant(added, removed) or cap_dropped(added, removed)
-            or refusal_voided(added, removed) or error_discarded(added, removed) or client_auth_lowered(added, removed))
+            or refusal_voided(added, removed) or error_discarded(added, removed) or client_auth_lowered(added, removed)
+            or cookie_jar_unsigned(added, removed) or hmac_self_keyed(added, removed))
