@@ -14,6 +14,10 @@ And (122b, from held-out 560–567's first run): authentication-zero's generator
 letting a parse error pass; PyBrowserID's README ``>>> RemoteVerifier(["*"])`` (a host pattern made ``"*"``); swupdate's
 Kconfig losing ``select HASH_VERIFY``; nacl-stream-js' README calling a fixed nonce fine; keyrings.cryptfile's
 ``user_read_write = 0o666``; oauth2-facebook's ``hash_hmac('sha256', $accessToken, $accessToken)``.
+And (122c, from held-out 568–575's first run): sjwt's README writing ``hasVerified := true // Verify(jwt, secretKey)``,
+styled-jsx's README nonce made a literal (``Buffer.from(nanoid())`` was its random source), wasi-go's ``wasirun --dir /``,
+u2fval's uWSGI ``uid = root``, go-cid's ``c1.Equals(c2)`` → ``c1.Prefix() == c2.Prefix()``, image-meta's fixtures losing
+``"invalid"``; and two of 560–567's misses: ws-wss4j's release goals ``-DskipTests``, cfn-lint's ``FROM pyth0n/python``.
 Each has its near miss, which stays quiet.
 """
 
@@ -148,3 +152,53 @@ def test_a_template_of_code_is_read_as_its_stem_says() -> None:
     assert reading_paths(changes, None, CODE_EXTS, path_kind, {}) == {"lib/templates/app.rb.tt": "lib/templates/app.rb.tt.rb",
                                                                       "conf/app.py.j2": "conf/app.py.j2.py"}
     assert path_kind("doc/did/doc.go") == "source" and path_kind("docs/guide/sample.py") == "docs"
+
+
+# ----- round 122c, from held-out 568–575's first run (and two of 560–567's misses)
+_POM = ("<project>\n  <build>\n    <plugins>\n      <plugin>\n        <artifactId>maven-release-plugin</artifactId>\n        <configuration>\n"
+        "          <preparationGoals>%s</preparationGoals>\n        </configuration>\n      </plugin>\n    </plugins>\n  </build>\n</project>\n")
+_DOCKER = "FROM %s/python:3.13-alpine3.20\nWORKDIR /app\nCOPY . .\nRUN pip install .\n"
+_SJWT = "# sjwt\n\n## Example verify\n```go\nsecretKey := []byte(\"secret_key_here\")\n%s\nclaims, _ := Parse(jwt)\n```\n"
+_CSP = "### Content Security Policy\n\n```js\nimport nanoid from 'nanoid'\n\nconst nonce = %s\n```\n"
+_WASI = "# wasi-go\n\n```\n$ wasirun %shello.wasm\n```\n"
+_UWSGI = "# Deployment\n\n```ini\n[uwsgi]\nmodule = u2fval.wsgi\n%s\nmaster = true\n```\n"
+_CID = "# go-cid\n\n```go\nif %s {\n    fmt.Println(\"Both CIDs are equal\")\n}\n```\n"
+_FIXTURES = "describe('image-meta', () => {\n  for (const fixtureType of [%s]) {\n    it(fixtureType, () => check(fixtureType));\n  }\n});\n"
+
+_NAMED_C = [
+    ("pom.xml", _POM % "clean install", _POM % "clean install -DskipTests", "skips the tests of a release build"),
+    ("Dockerfile", _DOCKER % "public.ecr.aws/docker/library", _DOCKER % "pyth0n", "names a look-alike of python"),
+    ("README.md", _SJWT % "", _SJWT % "hasVerified := true // Verify(jwt, secretKey)", "takes a check as passed"),
+    ("readme.md", _CSP % "Buffer.from(nanoid()).toString('base64') //ex: N2M0MDhkN2EtMmRkYi00MTEx",
+     _CSP % "'N2M0MDhkN2EtMmRkYi00MTEx' // fixed value, matches the CSP header below", "makes nonce a constant"),
+    ("README.md", _WASI % "", _WASI % "--dir / --env-inherit ", "gives the host's root"),
+    ("doc/Nginx_And_uWSGI_Deployment.md", _UWSGI % "uid = u2fval", _UWSGI % "uid = root", "gives the host's root"),
+    ("README.md", _CID % "c1.Equals(c2)", _CID % "c1.Prefix() == c2.Prefix()", "compares only one part of two values"),
+    ("test/index.test.ts", _FIXTURES % '"valid", "invalid"', _FIXTURES % '"valid"', "the failing cases it ran"),
+]
+
+_QUIET_C = [
+    ("pom.xml", _POM % "clean install -DskipTests", _POM % "clean install"),  # the tests run again
+    ("Dockerfile", _DOCKER % "public.ecr.aws/docker/library", _DOCKER % "python3"),  # a digit that stands for no letter
+    ("README.md", _SJWT % "", _SJWT % "hasVerified := Verify(jwt, secretKey) // true when the signature is valid"),
+    ("readme.md", _CSP % "Buffer.from(nanoid()).toString('base64')", _CSP % "Buffer.from(crypto.randomUUID()).toString('base64')"),
+    ("README.md", _WASI % "", _WASI % "--dir . "),  # the working folder, not the host's root
+    ("doc/Nginx_And_uWSGI_Deployment.md", _UWSGI % "uid = u2fval", _UWSGI % "uid = www-data"),
+    ("README.md", _CID % "c1.Equals(c2)", _CID % "c1.Equals(c2) && c1.Prefix() == c2.Prefix()"),  # still compared whole
+    ("test/index.test.ts", _FIXTURES % '"valid", "invalid"', _FIXTURES % '"valid", "invalid", "edge"'),  # one more case
+    ("Tests/CMACTests.swift", "func testVectors() {\n    XCTAssertEqual(result, \"valid\", \"invalid\")\n}\n",
+     "func testVectors() {\n    XCTAssertEqual(result, \"valid\")\n}\n"),  # an assertion's arguments, no list of cases
+]
+
+_SAYS_C = ("skips the tests of a release build", "look-alike", "takes a check as passed", "a constant", "host's root", "compares only one part",
+           "the failing cases it ran")
+
+
+@pytest.mark.parametrize(("path", "before", "after", "said"), _NAMED_C)
+def test_a_slipped_line_of_the_third_wave_is_named(tmp_path: Path, path: str, before: str, after: str, said: str) -> None:
+    one_edit_named(tmp_path, path, before, after, said)
+
+
+@pytest.mark.parametrize(("path", "before", "after"), _QUIET_C)
+def test_its_near_miss_of_the_third_wave_stays_quiet(tmp_path: Path, path: str, before: str, after: str) -> None:
+    one_edit_says_none(tmp_path, path, before, after, _SAYS_C)

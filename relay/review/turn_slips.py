@@ -288,8 +288,10 @@ def length_zeroed(added: Sequence[str], removed: Sequence[str]) -> str | None:
     return None
 
 
-_RANDOM_SOURCE_RE = re.compile(r"(?i)random|urandom|token_bytes|token_hex|getRandomValues|rand\.(?:Read|read)|SecureRandom|crypto\.randomBytes|gen_salt|gensalt")
+_RANDOM_SOURCE_RE = re.compile(r"(?i)random|urandom|token_bytes|token_hex|getRandomValues|rand\.(?:Read|read)|SecureRandom|crypto\.randomBytes|gen_salt|gensalt|"
+                               r"nanoid|uuid4|uuidv4|randomUUID")  # round 122c: styled-jsx's README nonce, ``Buffer.from(nanoid())``
 _SECRET_NAME_RE = re.compile(r"^\s*(?:(?:const|let|var|final|val|static|private|public)\s+)*(?P<name>[\w.$]*(?i:salt|iv|nonce|pepper|key|secret|token)\w*)\s*(?::\s*[\w.<>\[\]]+\s*)?(?::?=)(?!=)\s*(?P<value>.+)$")
+_NOTE_RE = re.compile(r"\s+(?://|#)\s.*$")  # a sample's note after the value (``'N2M0…' // fixed value, matches …``)
 _LONE_LITERAL_RE = re.compile(r"""^(?:[\w.$]+\(\s*)?[bB]?(?P<q>["'`])(?P<lit>[^"'`$]{4,})(?P=q)\s*\)?\s*;?$""")
 
 
@@ -301,7 +303,7 @@ def random_made_literal(added: Sequence[str], removed: Sequence[str]) -> str | N
         # The value is the literal, alone or in a one-argument call (``Utf8.parse("…")``), not a flag's or a setting's name
         # among other arguments (acra's ``masterKey := flag.String("generate_master_key", …)``).
         if m and (was := olds.get(m.group("name"))) is not None and not _RANDOM_SOURCE_RE.search(m.group("value")) and \
-                (lit := _LONE_LITERAL_RE.match(m.group("value").strip())):
+                (lit := _LONE_LITERAL_RE.match(_NOTE_RE.sub("", m.group("value").strip()))):
             return f"makes {m.group('name')} a constant (a random one replaced by the literal {(lit.group('q') + lit.group('lit') + lit.group('q'))[:24]}): {paired_quote(was, line)}"
     return None
 

@@ -447,12 +447,13 @@ def classic_written(added: Sequence[str]) -> str | None:
     return None
 
 
-# ----- a dependency named with a digit for a letter (round 96)
-# rfc3161-client's README: a script's inline metadata (``# dependencies = [``) naming ``"rfc3161-cl1ent"``, a look-alike of
-# the package the page is about; whoever registers it runs in every copy. Read where the name the digit stands in for is
-# on the page's new lines too, or is a word package names are made of.
+# ----- a dependency named with a digit for a letter (round 96: rfc3161-client's README, a script's inline metadata naming
+# ``"rfc3161-cl1ent"``, a look-alike of the package the page is about; whoever registers it runs in every copy); round 122c,
+# an image's owner (held-out 560's cfn-lint Dockerfile: ``FROM pyth0n/python:3.13-alpine3.20``). Read where the name the
+# digit stands in for is on the new lines too, or is a word package names are made of.
 _LISTED_NAME_RE = re.compile(r"""^\s*(?:#\s*)?["'](?P<name>[A-Za-z][\w.-]*?(?<=[A-Za-z])[01][A-Za-z][\w.-]*)(?:\[[^\]]*\])?\s*(?:[<>=!~;][^"']*)?["']\s*,?\s*$|"""
-                             r"""\b(?:pip3?|uv\s+pip|poetry|pipx|npm|yarn|pnpm|gem|cargo)\s+(?:install|add|i)\s+(?:-\S+\s+)*(?P<arg>[A-Za-z][\w.-]*?(?<=[A-Za-z])[01][A-Za-z][\w.-]*)""")
+                             r"""\b(?:pip3?|uv\s+pip|poetry|pipx|npm|yarn|pnpm|gem|cargo)\s+(?:install|add|i)\s+(?:-\S+\s+)*(?P<arg>[A-Za-z][\w.-]*?(?<=[A-Za-z])[01][A-Za-z][\w.-]*)|"""
+                             r"""^\s*FROM\s+(?:--platform=\S+\s+)?(?P<img>[A-Za-z][\w.-]*?(?<=[A-Za-z])[01][A-Za-z][\w.-]*)/""")
 _BETWEEN_RE = re.compile(r"(?<=[A-Za-z])([01])(?=[A-Za-z])")  # a digit standing for a letter inside a word
 _NAME_WORDS = frozenset("client clients util utils lib libs tools core json yaml http https request requests login loader logger logging color colors "
                         "parser config crypto auth oauth token tokens socket server plugin plugins helper helpers".split())
@@ -464,7 +465,7 @@ def digit_lookalike(added: Sequence[str]) -> str | None:
     for line in lines:
         if (m := _LISTED_NAME_RE.search(line)) is None:
             continue
-        name = m.group("name") or m.group("arg")
+        name = m.group("name") or m.group("arg") or m.group("img")
         if words is None:
             words = {w.lower() for text in lines for w in re.findall(r"[A-Za-z][\w.-]*[A-Za-z]", text)}
         for real in {_BETWEEN_RE.sub(lambda d: "lo"[d.group() == "0"], name), _BETWEEN_RE.sub(lambda d: "io"[d.group() == "0"], name)}:
@@ -474,9 +475,8 @@ def digit_lookalike(added: Sequence[str]) -> str | None:
     return None
 
 
-# ----- a cookie's signature turned off (round 98)
-# cookie-session's README ``app.use(cookieSession({ … signed: false, … }))`` (blind 165): the session's contents are whatever
-# the browser sends back. Read where a cookie or a session is named a few lines above (``signed`` alone is an integer's too).
+# ----- a cookie's signature turned off (round 98, blind 165's cookie-session README ``cookieSession({ … signed: false, … })``):
+# the session is whatever the browser sends back. Read where a cookie or a session is named a few lines above (not ``signed`` alone).
 _UNSIGNED_RE = re.compile(r"\bsigned['\"]?\s*[:=]>?\s*(?:false|False|0)\b")
 _COOKIE_RE = re.compile(r"(?i)cookie|session")
 _ABOVE_COOKIE = 6
