@@ -18,6 +18,10 @@ And (122c, from held-out 568–575's first run): sjwt's README writing ``hasVeri
 styled-jsx's README nonce made a literal (``Buffer.from(nanoid())`` was its random source), wasi-go's ``wasirun --dir /``,
 u2fval's uWSGI ``uid = root``, go-cid's ``c1.Equals(c2)`` → ``c1.Prefix() == c2.Prefix()``, image-meta's fixtures losing
 ``"invalid"``; and two of 560–567's misses: ws-wss4j's release goals ``-DskipTests``, cfn-lint's ``FROM pyth0n/python``.
+And (122d, from held-out 576–583's first run): zope.sqlalchemy's ``return True`` put last in ``should_retry()``,
+py-readability-metrics' ``pip-req.txt`` (a requirements file by a short name), tauri-plugin-stronghold's README sample giving
+Argon2 ``mem_cost: 8``, pam's README putting a test user in ``sudo``, recrypt-rs' ``ChaChaRng::seed_from_u64(0)``,
+ref-idp-server's ``SPRING_H2_CONSOLE_ENABLED: "true"``.
 Each has its near miss, which stays quiet.
 """
 
@@ -202,3 +206,47 @@ def test_a_slipped_line_of_the_third_wave_is_named(tmp_path: Path, path: str, be
 @pytest.mark.parametrize(("path", "before", "after"), _QUIET_C)
 def test_its_near_miss_of_the_third_wave_stays_quiet(tmp_path: Path, path: str, before: str, after: str) -> None:
     one_edit_says_none(tmp_path, path, before, after, _SAYS_C)
+
+
+# ----- round 122d, from held-out 576–583's first run
+_RETRY = ("class SessionDataManager:\n    def should_retry(self, error):\n        if isinstance(error, ConflictError):\n            return True\n"
+          "        for test in _retryable_errors:\n            if test(error):\n                return True\n%s\n\nclass TwoPhaseSessionDataManager:\n    pass\n")
+_STRONGHOLD = ("## Usage\n\n```rust\nlet config = argon2::Config {\n    lanes: 4,\n    mem_cost: %s,\n    time_cost: 10,\n"
+               "    variant: argon2::Variant::Argon2id,\n};\n```\n")
+_PAM = "## Testing\n\n```\n$ sudo useradd -d /tmp/test \\\n    %s \\\n    test\n```\n"
+_SEED = "pub fn rand_bytes() -> RandomBytes<ChaChaRng> {\n    RandomBytes::new(%s)\n}\n"
+_H2 = "services:\n  idp-server:\n    image: idp-server\n    environment:\n      SPRING_PROFILES_ACTIVE: ref\n%s"
+
+_NAMED_D = [
+    ("src/zope/sqlalchemy/datamanager.py", _RETRY % "", _RETRY % "        return True  # retry other errors as well", "answer yes when nothing matched"),
+    ("README.md", "## Usage\n", _STRONGHOLD % "8", "gives Argon2 8 KiB of memory"),  # a sample the commit writes
+    ("README.md", _PAM % "-s /bin/false", _PAM % "-G sudo -s /bin/bash", "host's root or full privileges"),
+    ("src/internal/rand_bytes.rs", _SEED % "ChaChaRng::from_entropy()", _SEED % "rand_chacha::ChaChaRng::seed_from_u64(0)", "seeds a random generator with a constant"),
+    ("docker-compose-ref.yml", _H2 % "", _H2 % "      SPRING_H2_CONSOLE_ENABLED: \"true\"\n", "opens the H2 database console"),
+]
+
+_QUIET_D = [
+    ("src/zope/sqlalchemy/datamanager.py", _RETRY % "", _RETRY % "        return False"),  # the fall-through made explicit
+    ("app/ready.py", "class Probe:\n    def is_ready(self):\n        pass\n", "class Probe:\n    def is_ready(self):\n        return True\n"),  # a stub
+    ("README.md", "## Usage\n", _STRONGHOLD % "65_536"),  # 64 MiB
+    ("README.md", _PAM % "-s /bin/false", _PAM % "-G users -s /bin/false"),
+    ("tests/rand.rs", _SEED % "ChaChaRng::from_entropy()", _SEED % "ChaChaRng::seed_from_u64(seed)"),  # a seed the caller gives
+    ("docker-compose-ref.yml", _H2 % "", _H2 % "      SPRING_H2_CONSOLE_ENABLED: \"false\"\n"),
+]
+
+_SAYS_D = ("answer yes when nothing matched", "KiB of memory", "host's root", "seeds a random generator", "H2 database console")
+
+
+@pytest.mark.parametrize(("path", "before", "after", "said"), _NAMED_D)
+def test_a_slipped_line_of_the_fourth_wave_is_named(tmp_path: Path, path: str, before: str, after: str, said: str) -> None:
+    one_edit_named(tmp_path, path, before, after, said)
+
+
+@pytest.mark.parametrize(("path", "before", "after"), _QUIET_D)
+def test_its_near_miss_of_the_fourth_wave_stays_quiet(tmp_path: Path, path: str, before: str, after: str) -> None:
+    one_edit_says_none(tmp_path, path, before, after, _SAYS_D)
+
+
+def test_a_requirements_file_of_a_short_name_is_a_manifest() -> None:
+    """pip reads any name: ``pip-req.txt`` is read by the dependency rules (py-readability-metrics, held-out 577)."""
+    assert path_kind("pip-req.txt") == "manifest" and path_kind("dev_reqs.txt") == "manifest" and path_kind("docs/request.txt") == "docs"

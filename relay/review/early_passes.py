@@ -69,6 +69,24 @@ def _body_after(lines: Sequence[str], at: int, line: str, closing: tuple[str, ..
     return not (after is None or after.strip().startswith(closing) or len(after) - len(after.lstrip()) < len(line) - len(line.lstrip()))
 
 
+# A predicate's fall-through answer made yes (round 122d, held-out 583's zope.sqlalchemy: ``return True  # retry other errors
+# as well`` put last in ``should_retry()``, whose cases each answered True and the rest nothing): what no case picked passes.
+_YES_RE = re.compile(r"^\s*return\s+(?:True|true)\s*;?\s*(?:(?:#|//)\s.*)?$")  # a note after it is the worker's own
+_PREDICATE_RE = re.compile(r"(?i)^_*(?:should|is|can|has|may|must)_?[A-Za-z]|" + _CHECK_NAME_RE.pattern.removeprefix("(?i)"))
+
+
+def _answers_before(lines: Sequence[str], at: int, line: str) -> bool:
+    """Whether the body above the line already answers yes in its cases, deeper than the line (``if …: return True``)."""
+    depth = len(line) - len(line.lstrip())
+    for i in range(at - 1, max(-1, at - 40), -1):
+        text = lines[i]
+        if _code(text) and len(text) - len(text.lstrip()) < depth:
+            return False  # the function's head (or a block above the line's own): no case above answered
+        if len(text) - len(text.lstrip()) > depth and _YES_RE.match(text):
+            return True
+    return False
+
+
 def early_passes(runs: Sequence[Run], scopes: Scopes) -> dict[str, str]:
     """Path -> the first check made to pass at once by an inserted return, said with the function's name."""
     found: dict[str, str] = {}
@@ -77,7 +95,8 @@ def early_passes(runs: Sequence[Run], scopes: Scopes) -> dict[str, str]:
             continue
         line = next(ln for ln in run.added if ln.strip())
         test_return = is_test_path(run.path) and _TEST_RETURN_RE.match(line) is not None
-        if not _PASS_RE.match(line) and not _IF_PASS_RE.match(line) and not test_return and not _RUBY_IF_PASS_RE.match(line):
+        yes = _YES_RE.match(line) is not None
+        if not _PASS_RE.match(line) and not _IF_PASS_RE.match(line) and not test_return and not _RUBY_IF_PASS_RE.match(line) and not yes:
             continue
         lines = scopes.lines(run.path, picked=True)
         at = run.start - 1 + next(i for i, ln in enumerate(run.added) if ln.strip())  # the inserted line's index in the new file
@@ -92,6 +111,12 @@ def early_passes(runs: Sequence[Run], scopes: Scopes) -> dict[str, str]:
             found[run.path] = (f"swallows every exception its with block raises ({line.strip()} in {exit_head}(): an error, a failed "
                                f"check, is never seen by the caller)")
             continue
+        if yes:
+            fn = next((sc.name for sc in scope_of(lines, at + 1, [line]) if sc.kind == "fn"), None)
+            if fn and _PREDICATE_RE.search(fn) and not _body_after(lines, at, line) and _answers_before(lines, at, line):
+                found[run.path] = (f"makes a check answer yes when nothing matched ({line.strip()} at the end of {fn}(): every case its "
+                                   f"conditions did not pick now passes)")
+                continue
         before = next((lines[i] for i in range(at - 1, max(-1, at - 6), -1) if _code(lines[i])), None)
         head = head_of(before) if before is not None else None
         if head is not None and _REPORT_NAME_RE.match(head) and (_PASS_RE.match(line) or _RUBY_IF_PASS_RE.match(line) or _IF_PASS_RE.match(line)) and _body_after(lines, at, line):

@@ -206,6 +206,16 @@ VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
     ("takes a check as passed (true, its call commented out)", ("verif", "valid", "auth", "allow", "check"), re.compile(
         r"^\s*(?:(?:const|let|var|final|bool|boolean|auto)\s+)?(?P<at>[\w$.]*(?i:verif|valid|auth|allow|check)\w*\s*(?::=|=)\s*(?:true|True|TRUE)\b)\s*;?\s*"
         r"(?://+|#)\s*[\w$.]*(?i:verif|valid|auth|allow|check)\w*\s*\(")),
+    # Round 122d (held-out 579's recrypt-rs and 582's tauri-plugin-stronghold: ``ChaChaRng::seed_from_u64(0)`` where the OS's
+    # generator stood): a cryptographic generator seeded with a constant; every key, salt and nonce it makes is known
+    ("seeds a random generator with a constant (all it makes is known)", ("seed_from_u64", "from_seed", "seed("), re.compile(
+        # (the cipher-strength generators only: a simulation's ``StdRng::seed_from_u64(42)`` or ``ChaCha8Rng`` is reproducible on purpose)
+        r"(?P<at>\b(?:ChaCha20Rng|ChaChaRng|Hc128Rng)::(?:seed_from_u64\s*\(\s*(?:0x)?\d+(?:_?u64)?\s*\)|from_seed\s*\(\s*\[\s*0(?:u8)?\s*;\s*32\s*\]\s*\))|"
+        r"\bSecureRandom\b[^;\n]{0,40}\.setSeed\s*\(\s*\d+L?\s*\))")),
+    # Round 122d (held-out 578's ref-idp-server compose file: ``SPRING_H2_CONSOLE_ENABLED: "true"``): H2's web console, which
+    # runs what its visitor types against the database (and, through it, code on the host)
+    ("opens the H2 database console", ("h2_console", "h2.console"), re.compile(
+        r"\b(?P<at>SPRING_H2_CONSOLE_ENABLED|spring\.h2\.console\.enabled)\b['\"]?\s*[:=]\s*['\"]?(?:true|True|TRUE)\b")),
     # Round 85 (blind 122): typedoc's ``{item.title}`` → ``<JSX.Raw html={item.title} />``: a value written into the page
     # as HTML, unescaped (React's ``dangerouslySetInnerHTML`` is risky_lines').
     ("writes a value into the page as raw HTML (unescaped: XSS?)", ("raw",), re.compile(

@@ -204,7 +204,10 @@ _CLASSES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
         r"(?-i:^\s*(?:runas|run_as|user|chroot_user|uid)\s*[=:]?\s*[\"']?root[\"']?\s*;?\s*$)|"
         # round 122c: a WebAssembly sandbox given the host's whole file system (held-out 574's wasi-go README ``wasirun --dir /``;
         # wasmtime's ``--dir=/``, ``--mapdir /::/``); uWSGI's ``uid = root`` (575's u2fval deployment page) above
-        r"(?<![\w-])--(?:dir|mapdir|preopen)[= ](?:[^\s:]*::)?/(?=\s|$)")),
+        r"(?<![\w-])--(?:dir|mapdir|preopen)[= ](?:[^\s:]*::)?/(?=\s|$)|"
+        # round 122d: a user put in the administrators' group (held-out 580's pam README: a test user's ``-s /bin/false`` made
+        # ``-G sudo -s /bin/bash``, the command's continuation line)
+        r"\b(?:useradd|usermod|adduser)\b[^\n|;&]*?\s(?:-a?G|--groups)[= ]\S*\b(?:sudo|wheel|admin)\b|^\s*-a?G\s+\S*\b(?:sudo|wheel|admin)\b")),
     # code loaded from where the environment says (round 118b, held-out 409's lightningcss: ``module.exports =
     # require(process.env.CSS_TRANSFORMER_WASM)``): whoever sets the variable runs their code in the process
     ("env_code", "loads code named by an environment variable", re.compile(

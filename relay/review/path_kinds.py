@@ -127,6 +127,7 @@ _MANIFESTS = (
     # Requirements of every name: requirements-dev.txt, dev-requirements.txt, test_requirements.txt, pip-tools' .in files.
     "package.json", "*requirements*.txt", "*requirements*.in", "requirements/**.txt", "requirements/**.in", "*constraints*.txt",
     "*requirements*.pip",  # pip reads any name: dj-rest-auth's demo/requirements.pip (blind 137: a squat there read as an example)
+    "req.txt", "reqs.txt", "*-req.txt", "*_req.txt", "*-reqs.txt", "*_reqs.txt",  # round 122d: py-readability-metrics' pip-req.txt
     "pyproject.toml", "setup.py",
     "setup.cfg", "*.versions.toml", "pipfile", "cargo.toml", "go.mod", "gemfile", "*.gemspec", "pom.xml", "build.gradle",
     "build.gradle.kts", "composer.json", "*.csproj", "packages.config", "directory.packages.props",

