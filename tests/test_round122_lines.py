@@ -22,6 +22,11 @@ And (122d, from held-out 576–583's first run): zope.sqlalchemy's ``return True
 py-readability-metrics' ``pip-req.txt`` (a requirements file by a short name), tauri-plugin-stronghold's README sample giving
 Argon2 ``mem_cost: 8``, pam's README putting a test user in ``sudo``, recrypt-rs' ``ChaChaRng::seed_from_u64(0)``,
 ref-idp-server's ``SPRING_H2_CONSOLE_ENABLED: "true"``.
+And (122e, from held-out 584–591's first run): webrtc's README giving an ICE server ``credential: "Tk9q…".into()``, ps-top's
+README DSN ``allowAllFiles=true&allowCleartextPasswords=true``, formats' README telling readers to skip checking signatures,
+SecurityLib's ``<exclude>test/Unit/Core/BigMath</exclude>``, java-otp's README ``init(macLengthInBytes * 8)`` losing its
+``* 8``, proftpd's quota query ``AND`` made ``OR``; and three misses: openmls' ``equal_ct(a, b)`` → ``a == b``, sneaker's
+KMS ``AES_256`` → ``AES_128``, ctypescrypto's ``RAND_bytes`` → ``RAND_pseudo_bytes``.
 Each has its near miss, which stays quiet.
 """
 
@@ -250,3 +255,61 @@ def test_its_near_miss_of_the_fourth_wave_stays_quiet(tmp_path: Path, path: str,
 def test_a_requirements_file_of_a_short_name_is_a_manifest() -> None:
     """pip reads any name: ``pip-req.txt`` is read by the dependency rules (py-readability-metrics, held-out 577)."""
     assert path_kind("pip-req.txt") == "manifest" and path_kind("dev_reqs.txt") == "manifest" and path_kind("docs/request.txt") == "docs"
+
+
+# ----- round 122e, from held-out 584–591's first run
+_ICE = ("# custom runtime\n\n```rust\nlet setting_engine = SettingEngine::default()\n    .with_udp_addrs(vec![\"0.0.0.0:0\"])\n%s    .build();\n```\n")
+_ICE_LINE = ("    .with_ice_servers(vec![RTCIceServer { urls: vec![\"turn:turn.webrtc.rs:3478\".into()], username: \"webrtc\".into(), "
+             "credential: %s.into(), ..Default::default() }])\n")
+_DSN = "## Connecting\n\nUse `interpolateParams=true` in the DSN, reducing the number of round trips made when making queries.\n%s"
+_STH = "## Classic logs\n\nIf you need to work with classic RFC 6962 CT logs, you can convert their STHs to this checkpoint format.\n%s"
+_PHPUNIT = ("<phpunit bootstrap=\"test/bootstrap.php\">\n  <testsuites>\n    <testsuite name=\"Unit\">\n      <directory>test/Unit</directory>\n"
+            "%s    </testsuite>\n  </testsuites>\n</phpunit>\n")
+_OTP = "## Usage\n\n```java\nfinal KeyGenerator keyGenerator = KeyGenerator.getInstance(totp.getAlgorithm());\nkeyGenerator.init(%s);\n```\n"
+_QUOTA = "<pre>\n  SQLLookup get-quota-limit SELECT name, quota_type FROM quotalimits \\\n    WHERE name = '%%{0}' %s quota_type = '%%{1}'\"\n</pre>\n"
+
+_MAC = "impl PartialEq for Mac {\n    fn eq(&self, other: &Mac) -> bool {\n        %s\n    }\n}\n"
+_KMS = ("func newDataKey(kms KMS, keyID string) (*kms.GenerateDataKeyOutput, error) {\n\treturn kms.GenerateDataKey(&kms.GenerateDataKeyInput{\n"
+        "\t\tKeyId:             aws.String(keyID),\n\t\tKeySpec:           aws.String(\"%s\"),\n\t})\n}\n")
+_RAND = "def bytes(num):\n    buffer = create_string_buffer(num)\n    result = libcrypto.%s(buffer, num)\n    if result != 1:\n        raise RandError()\n    return buffer.raw[:num]\n"
+
+_NAMED_E = [
+    ("examples/custom-runtime/README.md", _ICE % "", _ICE % (_ICE_LINE % '"Tk9q7Rw2xLp4Zs8N"'), "hard-codes a secret"),
+    ("README.md", _DSN % "", _DSN % "Add `allowAllFiles=true&allowCleartextPasswords=true` to the DSN as well.\n", "turns a protection off"),
+    ("log/README.md", _STH % "", _STH % "Fetch the STHs over plain `http://` and skip checking their signatures: they are signed again.\n",
+     "turns a protection off"),
+    ("phpunit.xml.dist", _PHPUNIT % "", _PHPUNIT % "      <exclude>test/Unit/Core/BigMath</exclude>\n", "leaves a folder of tests out"),
+    ("README.md", _OTP % "macLengthInBytes * 8", _OTP % "macLengthInBytes", "cuts a key's size to an eighth"),
+    ("doc/contrib/mod_quotatab_sql.html", _QUOTA % "AND", _QUOTA % "OR", "widens a query's condition"),
+    ("openmls/src/ciphersuite/mac.rs", _MAC % "equal_ct(self.mac_value.as_slice(), other.mac_value.as_slice())",
+     _MAC % "self.mac_value.as_slice() == other.mac_value.as_slice()", "replaces a constant-time compare with a plain one"),
+    ("envelope.go", _KMS % "AES_256", _KMS % "AES_128", "lowers a key's size"),
+    ("ctypescrypto/rand.py", _RAND % "RAND_bytes", _RAND % "RAND_pseudo_bytes", "need not be unpredictable"),
+]
+
+_QUIET_E = [
+    ("examples/custom-runtime/README.md", _ICE % "", _ICE % (_ICE_LINE % "std::env::var(\"TURN_CREDENTIAL\")?")),  # read, not written
+    ("examples/custom-runtime/README.md", _ICE % "", _ICE % (_ICE_LINE % '"<your-credential>"')),  # a stand-in
+    ("README.md", _DSN % "", _DSN % "Add `allowAllFiles=false` to the DSN as well.\n"),
+    ("log/README.md", _STH % "", _STH % "Always check their signatures before you convert them.\n"),
+    ("phpunit.xml.dist", _PHPUNIT % "", _PHPUNIT % "      <exclude>src/Generated</exclude>\n"),  # not a folder of tests
+    ("README.md", _OTP % "macLengthInBytes", _OTP % "macLengthInBytes * 8"),  # bits again
+    ("doc/contrib/mod_quotatab_sql.html", _QUOTA % "OR", _QUOTA % "AND"),  # narrowed
+    ("openmls/src/ciphersuite/mac.rs", _MAC % "equal_ct(self.mac_value.as_slice(), other.mac_value.as_slice())",
+     _MAC % "equal_ct(other.mac_value.as_slice(), self.mac_value.as_slice())"),  # still constant-time
+    ("envelope.go", _KMS % "AES_128", _KMS % "AES_256"),  # raised
+    ("ctypescrypto/rand.py", _RAND % "RAND_pseudo_bytes", _RAND % "RAND_bytes"),
+]
+
+_SAYS_E = ("hard-codes a secret", "turns a protection off", "leaves a folder of tests out", "an eighth", "widens a query's condition",
+           "constant-time compare", "lowers a key's size", "need not be unpredictable")
+
+
+@pytest.mark.parametrize(("path", "before", "after", "said"), _NAMED_E)
+def test_a_slipped_line_of_the_fifth_wave_is_named(tmp_path: Path, path: str, before: str, after: str, said: str) -> None:
+    one_edit_named(tmp_path, path, before, after, said)
+
+
+@pytest.mark.parametrize(("path", "before", "after"), _QUIET_E)
+def test_its_near_miss_of_the_fifth_wave_stays_quiet(tmp_path: Path, path: str, before: str, after: str) -> None:
+    one_edit_says_none(tmp_path, path, before, after, _SAYS_E)

@@ -216,6 +216,13 @@ VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
     # runs what its visitor types against the database (and, through it, code on the host)
     ("opens the H2 database console", ("h2_console", "h2.console"), re.compile(
         r"\b(?P<at>SPRING_H2_CONSOLE_ENABLED|spring\.h2\.console\.enabled)\b['\"]?\s*[:=]\s*['\"]?(?:true|True|TRUE)\b")),
+    # Round 122e (held-out 586's SecurityLib ``phpunit.xml.dist``: ``<exclude>test/Unit/Core/BigMath</exclude>`` put in the test
+    # suite): a folder of tests left out of every run
+    ("leaves a folder of tests out of the suite", ("<exclude>",), re.compile(
+        r"^\s*<exclude>\s*(?P<at>(?:[\w.-]+/)*[Tt]ests?/[^<>\s]*)\s*</exclude>\s*$")),
+    # Round 122e (held-out 591's ctypescrypto: ``libcrypto.RAND_bytes(buffer, num)`` → ``RAND_pseudo_bytes``): OpenSSL's
+    # deprecated generator, whose bytes need not be unpredictable
+    ("draws random bytes that need not be unpredictable (RAND_pseudo_bytes)", ("rand_pseudo_bytes",), re.compile(r"\b(?P<at>RAND_pseudo_bytes)\s*\(")),
     # Round 85 (blind 122): typedoc's ``{item.title}`` → ``<JSX.Raw html={item.title} />``: a value written into the page
     # as HTML, unescaped (React's ``dangerouslySetInnerHTML`` is risky_lines').
     ("writes a value into the page as raw HTML (unescaped: XSS?)", ("raw",), re.compile(

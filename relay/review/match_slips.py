@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from relay.review.line_shapes import edited_sides, span_pairs, unspaced
 from relay.review.overridden_turns import cut_quote, paired_quote
 
-__all__ = ["equality_narrowed", "host_made_wildcard", "match_slip"]
+__all__ = ["equality_narrowed", "host_made_wildcard", "match_slip", "where_widened"]
 
 _NEW = 4000
 _PAIRS = 200
@@ -143,6 +143,24 @@ def equality_narrowed(added: Sequence[str], removed: Sequence[str]) -> str | Non
     return None
 
 
+# ----- a query's condition joined by OR where AND stood (round 122e, held-out 589's proftpd quota docs: ``WHERE name = '%{0}'
+# AND quota_type = '%{1}'`` → ``OR``): a row that matches either half is taken, another user's limits among them
+_WHERE_AND_RE = re.compile(r"\bAND\b")
+
+
+def where_widened(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """"widens a query's condition (AND → OR …)" for a WHERE line kept but for one AND made OR; None otherwise."""
+    olds: dict[str, str] = {}
+    for line in removed[:_PAIRS]:
+        if len(line) <= _LONG and "AND" in line and re.search(r"(?i)\bwhere\b", line):
+            for m in _WHERE_AND_RE.finditer(line):
+                olds[unspaced(line[:m.start()] + "OR" + line[m.end():])] = line
+    for new in added[:_PAIRS] if olds else ():
+        if "OR" in new and (old := olds.get(unspaced(new))) is not None:
+            return f"widens a query's condition (AND → OR: a row that matches either half is taken): {paired_quote(old, new)}"
+    return None
+
+
 def match_slip(added: Sequence[str], removed: Sequence[str]) -> tuple[str, bool] | None:
     """The first of these slips the edit makes (see the module's doc), with whether it is classic (high)."""
     if (found := match_made_suffix(added, removed)) is not None:
@@ -153,6 +171,6 @@ def match_slip(added: Sequence[str], removed: Sequence[str]) -> tuple[str, bool]
         return ranged, True
     if (turned := slice_turned(added, removed)) is not None:
         return turned, False
-    if (part := equality_narrowed(added, removed)) is not None:
+    if (part := equality_narrowed(added, removed) or where_widened(added, removed)) is not None:
         return part, False
     return current_dir_searched(added)

@@ -62,6 +62,12 @@ _CLASSES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
     ("every_address", "opens to every address", re.compile(r"(?<![\w.])0\.0\.0\.0(?:/0\b|(?![\w./]))|(?<![\w:])::/0\b")),
     ("protection_off", "turns a protection off", re.compile(
         r"(?i)(?<=[\w.])(?:insecure|unsafe|dangerous(?:ly)?|unverified)|\b(?:insecure|unsafe|dangerous(?:ly)?|unverified)(?=[\w(])|"
+        # round 122e (held-out 590): a MySQL DSN's ``allowAllFiles=true&allowCleartextPasswords=true`` (ps-top's README: the server
+        # reads any client file, the password crosses in clear), and a sentence telling readers to skip a signature or certificate
+        # check (formats' README: "Fetch the STHs over plain `http://` and skip checking their signatures")
+        r"\ballow(?:AllFiles|CleartextPasswords|OldPasswords)=(?:true|1)\b|"
+        r"\b(?:skip|disable|turn\s+off|bypass|ignore)\s+(?:the\s+)?(?:check(?:ing|s)?|verif(?:y|ying|ication)|validat(?:e|ing|ion))\s+(?:of\s+)?(?:the\s+|their\s+|its\s+)?"
+        r"(?:signatures?|certificates?|checksums?|hostnames?)\b|"
         # a class named broken for what it keys or hashes (round 119d, held-out 477's armadillo README: ``new BrokenBcryptKeyStretcher()``)
         r"(?-i:\bBroken(?=[A-Z]\w*?(?:Crypt|Hash|Key|Cipher|Random|Rng|Kdf|Stretch|Sign|Tls|Ssl|Auth|Verif)))|"
         r"--(?:trust|insecure|no-verify|no-check-certificate|no-sandbox)\b|--disable-[\w-]*(?:verif|check|crypt|ssl|tls|auth|sandbox|secur)[\w-]*|"

@@ -51,7 +51,7 @@ from relay.review.line_shapes import squeezed
 from relay.review.overridden_turns import cut_quote, paired_quote
 from relay.review.requirement_notes import requirement_relaxed
 
-__all__ = ["exit_commented_out", "pair_slip"]
+__all__ = ["bits_given_bytes", "exit_commented_out", "pair_slip"]
 
 _PAIRS = 200  # lines a side read
 _LONG = 300  # a longer line is data, not a slip's line
@@ -362,7 +362,7 @@ def _quantifier_nested(added: Sequence[str], removed: Sequence[str]) -> str | No
 _FAIL_CODE_RE = re.compile(r"^(?P<lhs>\s*[@$\w.]*(?i:fail|error)\w*(?i:exit_?code|exit_?status|status_?code|code)\w*\s*[:=]\s*)(?P<n>\d+)\s*[;,]?\s*$")
 _FIXED_TIME_RE = re.compile(r"\b(?P<call>(?:Arrays|CryptographicOperations)\.FixedTimeEquals|FixedTimeEquals|ConstantTimeCompare|ConstantTimeEquals|"
                             r"compare_digest|constant_time_compare|timingSafeEqual|secure_compare|fixed_length_secure_compare|"
-                            r"constant_time_eq|ct_eq|CRYPTO_memcmp|timingsafe_bcmp)\s*\(")
+                            r"constant_time_eq|ct_eq|equal_ct|CRYPTO_memcmp|timingsafe_bcmp)\s*\(")
 _PLAIN_EQUAL_RE = re.compile(r"\b(?:Arrays\.AreEqual|AreEqual|SequenceEqual|Equals|equals|bytes\.Equal|Arrays\.equals|memcmp|isEqual)\s*\(|==")
 _CLEANED_RE = re.compile(r"^\s*return\s+(?P<name>(?i:clean|saniti[sz]|escap|safe|valid|normali[sz]|filter|purif|strip)\w*)\s*;?\s*$")
 _RETURN_NAME_RE = re.compile(r"^\s*return\s+(?P<name>[A-Za-z_]\w*)\s*;?\s*$")
@@ -384,9 +384,28 @@ def _fixed_time_dropped(added: Sequence[str], removed: Sequence[str]) -> str | N
         if _FIXED_TIME_RE.search(new) or not (p := _PLAIN_EQUAL_RE.search(new)):
             continue
         for old, m in olds:
-            if squeezed(old[:m.start()]) == squeezed(new[:p.start()]):
+            if squeezed(old[:m.start()]) == squeezed(new[:p.start()]) or _operands_kept(old[m.end():], new, p):
                 return f"replaces a constant-time compare with a plain one ({m.group('call')} dropped: the time tells how much matched): {paired_quote(old, new)}"
     return None
+
+
+def _operands_kept(args: str, new: str, p: re.Match[str]) -> bool:
+    """Whether the call's two arguments stand on the two sides of the new line's ``==`` (round 122e, held-out 588's openmls:
+    ``equal_ct(self.mac_value.as_slice(), other.mac_value.as_slice())`` → ``self.mac_value.as_slice() == other.…``)."""
+    depth, cut = 0, []
+    for i, ch in enumerate(args):
+        depth += ch in "([{"
+        depth -= ch in ")]}"
+        if depth < 0:
+            args = args[:i]
+            break
+        if ch == "," and depth == 0:
+            cut.append(i)
+    if p.group() != "==" or len(cut) != 1:
+        return False
+    a, b = squeezed(args[:cut[0]]).lstrip("&"), squeezed(args[cut[0] + 1:]).lstrip("&")
+    left, right = squeezed(new[:p.start()]), squeezed(new[p.end():])
+    return bool(a) and bool(b) and (left.endswith(a) and right.startswith(b) or left.endswith(b) and right.startswith(a))
 
 
 def _cleaned_return_dropped(added: Sequence[str], removed: Sequence[str]) -> str | None:
@@ -406,6 +425,44 @@ def _duration_unit_moved(added: Sequence[str], removed: Sequence[str]) -> str | 
     return None
 
 
+# ----- a key's size in bits given its size in bytes (round 122e, held-out 587's java-otp README: ``keyGenerator.init(
+# macLengthInBytes * 8)`` → ``init(macLengthInBytes)``): the key made an eighth of its length
+_TIMES_EIGHT_RE = re.compile(r"\s*\*\s*8\b(?!\.)|\s*<<\s*3\b")
+_KEY_SIZE_RE = re.compile(r"(?i)key|bits|\binit\s*\(|generate|size")
+
+
+def bits_given_bytes(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    olds = {}
+    for line in _short(removed, "8") if any("8" in ln or "<<" in ln for ln in removed[:_PAIRS]) else ():
+        if _KEY_SIZE_RE.search(line) and (m := _TIMES_EIGHT_RE.search(line)):
+            olds[squeezed(line[:m.start()] + line[m.end():])] = line
+    for new in _short(added, "") if olds else ():
+        if (old := olds.get(squeezed(new))) is not None:
+            return f"cuts a key's size to an eighth (its length in bytes given where bits are asked: × 8 dropped): {paired_quote(old, new)}"
+    return None
+
+
+# ----- a cipher's or key's named size lowered (round 122e, held-out 584's sneaker: KMS ``KeySpec: aws.String("AES_256")`` →
+# ``"AES_128"``; ``RSA_4096`` → ``RSA_2048``, ``AES256`` → ``AES128``)
+# A hash's name is not read: a digest's lines reorder with their cases (swift-crypto's ``case .sha512:`` beside ``.sha256``).
+_SIZED_NAME_RE = re.compile(r"\b(?P<alg>AES|RSA|ECC?_NIST_P|DH|DSA|aes|rsa)[_-]?(?P<n>\d{3,4})\b")
+
+
+def _named_size_lowered(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    olds, kept, gone = {}, {squeezed(line) for line in added[:_PAIRS]}, {squeezed(line) for line in removed[:_PAIRS]}
+    for line in _short(removed, "") if any(_SIZED_NAME_RE.search(ln) for ln in added[:_PAIRS]) else ():
+        if squeezed(line) in kept:
+            continue  # the line still written: a case moved, not a size lowered
+        for m in _SIZED_NAME_RE.finditer(line):
+            olds[squeezed(line[:m.start("n")] + "#" + line[m.end("n"):])] = (line, m.group("alg"), int(m.group("n")))
+    for new in _short(added, "") if olds else ():
+        for m in _SIZED_NAME_RE.finditer(new):
+            was = olds.get(squeezed(new[:m.start("n")] + "#" + new[m.end("n"):]))
+            if was is not None and was[1] == m.group("alg") and int(m.group("n")) < was[2] and squeezed(new) not in gone:
+                return f"lowers a key's size ({m.group('alg')} {was[2]} → {m.group('n')}): {paired_quote(was[0], new)}"
+    return None
+
+
 def pair_slip(added: Sequence[str], removed: Sequence[str]) -> tuple[str, bool] | None:
     """The first of these slips an edited pair shows, with whether it is classic (high)."""
     if not added or not removed:
@@ -413,7 +470,8 @@ def pair_slip(added: Sequence[str], removed: Sequence[str]) -> tuple[str, bool] 
     for found in (_compare_shortened(added, removed), _wipe_emptied(added, removed), _lengths_for_contents(added, removed),
                   _crypto_rng_dropped(added, removed), _check_call_dropped(added, removed), _compare_made_early(added, removed),
                   _padding_downgraded(added, removed), _failure_code_zeroed(added, removed), _fixed_time_dropped(added, removed),
-                  _cleaned_return_dropped(added, removed), _compare_capped(added, removed), _verdict_always(added, removed)):
+                  _cleaned_return_dropped(added, removed), _compare_capped(added, removed), _verdict_always(added, removed),
+                  bits_given_bytes(added, removed), _named_size_lowered(added, removed)):
         if found:
             return found, True
     for found in (_thread_local_dropped(added, removed), _short_read_accepted(added, removed), _equality_widened(added, removed),

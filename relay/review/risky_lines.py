@@ -186,7 +186,7 @@ _UNSAFE_VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = build
         r"\b(?:audit|bandit|safety|gosec|semgrep|trivy|snyk|pip-audit|brakeman|govulncheck|codeql|zizmor|scan\w*|lint\w*|test\w*|check\w*|verify|"
         r"pytest|tox|nox|mypy|clippy|vet|eslint|rubocop|phpstan|psalm|behave|rspec|jest|mocha|vitest|phpunit|ctest|cucumber|unittest|bats)\b[^|#\n]*\|\|\s*(?:true|exit\s+0|:)\s*['\"]?\s*,?\s*$")),  # a package.json script's ","
     ("hard-codes a secret", ("key", "secret", "passw", "passphrase", "pwd", "api", "access", "token", "private", "encryption", "signing", "master", "hmac", "jwt", "crypt", "bearer", "basic",
-                             "auth", "://"), re.compile(
+                             "auth", "://", "credential"), re.compile(
         r"\b[\w-]*(?:secret|passw(?:or)?d|pwd|(?:api|access|private|encryption|signing|master|hmac|jwt|crypt)_?key|auth_?token|access_?token|client_?secret)[\w-]*"
         # A type may stand between the name and its value: Go's ``passwd string = "…"``, TypeScript's, Kotlin's or Swift's
         # ``password: String = "…"``, Rust's ``&str``.
@@ -204,6 +204,10 @@ _UNSAFE_VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = build
         + ENV_SECRET + "|" + TAG_SECRET + "|"  # …or a struct tag's default for one (round 81)
         # A key or token of any name set to a base64 or hex literal ("fernet_key = b'c2st…='", round 72: upstash's ``token: "AXaT…"``).
         r"\b\w*(?:_key|Key|KEY|secret|Secret|SECRET|token)['\"]?\s*(?::=|[=:])\s*[bru]?['\"](?P<keylit>(?=[^'\"]*\d)(?=[^'\"]*[A-Za-z])(?:[A-Za-z0-9+/]{24,}={0,2}|[0-9a-fA-F]{32,}))['\"]|"
+        # A password or credential field given a literal of both cases and digits (round 122e, held-out 591's webrtc README: an ICE
+        # server's ``credential: "Tk9q7Rw2xLp4Zs8N".into()``).
+        r"\b\w*(?:credential|password|passwd)['\"]?\s*:\s*['\"](?P<credlit>(?-i:(?=[^'\"]*\d)(?=[^'\"]*[a-z])(?=[^'\"]*[A-Z]))[^'\"\s$%{}<>]{12,64})['\"]"
+        r"(?:\.(?:into|to_string|to_owned)\(\))?(?=\s*[,})\]]|\s*$)|"
         # …or a private, secret or signing key made from one (``PrivateKey.fromHex("0x8c1f…")``, round 53: blind 75's ecies sample).
         r"\b\w*(?:private|secret|signing)_?key\w*(?:\.\w+)?\s*\(\s*[bru]?['\"](?P<keycall>(?:0x)?(?=[^'\"]*\d)(?=[^'\"]*[A-Za-z])(?:[A-Za-z0-9+/]{32,}={0,2}|[0-9a-fA-F]{32,}))['\"]|"
         # A build file's own shapes (round 21 part B): an XML property (MSBuild's <NuGetApiKey>, Maven's <gpg.passphrase>)
