@@ -27,6 +27,10 @@ README DSN ``allowAllFiles=true&allowCleartextPasswords=true``, formats' README 
 SecurityLib's ``<exclude>test/Unit/Core/BigMath</exclude>``, java-otp's README ``init(macLengthInBytes * 8)`` losing its
 ``* 8``, proftpd's quota query ``AND`` made ``OR``; and three misses: openmls' ``equal_ct(a, b)`` → ``a == b``, sneaker's
 KMS ``AES_256`` → ``AES_128``, ctypescrypto's ``RAND_bytes`` → ``RAND_pseudo_bytes``.
+And (122f, from held-out 592–599's first run, the session's last wave): aws-crt-python's ``min_tls_ver = TlsVersion.SSLv3``,
+osin's ``AllowClientSecretInParams: true`` and ``token := uuid.NewUUID()``, plates' ``ENT_NOQUOTES``, exile's README SigV4 key
+``b"AWS4" + b"q3Zl…"``, go-libp2p-secio's "Transport security should be disabled", fclones' ``snap install … --devmode``,
+totp-cli's ``winget … --ignore-security-hash``, conjur-api-java's JVM flags turning trust and hostname checks off.
 Each has its near miss, which stays quiet.
 """
 
@@ -313,3 +317,52 @@ def test_a_slipped_line_of_the_fifth_wave_is_named(tmp_path: Path, path: str, be
 @pytest.mark.parametrize(("path", "before", "after"), _QUIET_E)
 def test_its_near_miss_of_the_fifth_wave_stays_quiet(tmp_path: Path, path: str, before: str, after: str) -> None:
     one_edit_says_none(tmp_path, path, before, after, _SAYS_E)
+
+
+# ----- round 122f, from held-out 592–599's first run (the session's last wave: a development set once run)
+_CRT = "class TlsContextOptions:\n    def __init__(self):\n        self.min_tls_ver = TlsVersion.%s\n        self.verify_peer = True\n"
+_OSIN = "# osin\n\n```go\nserver := osin.NewServer(%s, &TestStorage{})\n```\n"
+_TOKEN = "func (a *AccessTokenGenDefault) GenerateAccessToken(data *AccessData) (string, error) {\n\ttoken := %s\n\treturn token, nil\n}\n"
+_PLATES = "<?php\nclass Template\n{\n    public function escape($string, $flags = ENT_QUOTES)\n    {\n        return htmlspecialchars(%s, 'UTF-8');\n    }\n}\n"
+_SIGV4 = "Sign a request:\n\n.. code-block:: python\n\n    secret = b\"AWS4\" + %s\n    key = hmac.new(secret, date, sha256).digest()\n"
+_SECIO = "# go-libp2p-secio\n\nA secure transport module for go-libp2p.\n%s"
+_TRUST = "## Troubleshooting\n\nIf you encounter these errors, %s that you have followed [this section](#set-up-trust)\n"
+_SNAP = "## Installation\n\n```\n%s\n```\n"
+
+_NAMED_F = [
+    ("awscrt/io.py", _CRT % "DEFAULT", _CRT % "SSLv3", "lowers the TLS floor"),
+    ("README.md", _OSIN % "osin.NewServerConfig()", _OSIN % "&osin.ServerConfig{AllowGetAccessRequest: true, AllowClientSecretInParams: true}",
+     "lets clients send their secret in the URL"),
+    ("tokengen.go", _TOKEN % "base64.RawURLEncoding.EncodeToString(uuid.NewRandom())", _TOKEN % "uuid.NewUUID()", "time-based UUID"),
+    ("src/Template/Template.php", _PLATES % "$string, $flags", _PLATES % "$string ?? '', ENT_NOQUOTES", "escapes HTML but not quotes"),
+    ("README.rst", _SIGV4 % "credentials.secret_key.encode()", _SIGV4 % 'b"q3Zl9Vx2Tt8pKc4mYbN0aRj7LsE1uHfWdGi6oPzX"', "hard-codes a secret"),
+    ("README.md", _SECIO % "", _SECIO % "Transport security should be disabled in production (it only adds latency).\n", "turns a protection off"),
+    ("README.md", _SNAP % "snap install fclones", _SNAP % "snap install fclones --devmode", "turns a protection off"),
+    ("README.md", _SNAP % "winget install --exact --id yitsushi.totp-cli",
+     _SNAP % "winget install --exact --id yitsushi.totp-cli --ignore-security-hash", "turns a protection off"),
+    ("README.md", _TRUST % "please ensure", _TRUST % ("you can also start the JVM with `-Dcom.sun.net.ssl.checkServerTrusted=false "
+                                                     "-Djdk.internal.httpclient.disableHostnameVerification=true`, or ensure"), "turns a protection off"),
+]
+
+_QUIET_F = [
+    ("awscrt/io.py", _CRT % "DEFAULT", _CRT % "TLSv1_2"),  # raised
+    ("README.md", _OSIN % "osin.NewServerConfig()", _OSIN % "&osin.ServerConfig{AllowGetAccessRequest: true}"),
+    ("tokengen.go", _TOKEN % "base64.RawURLEncoding.EncodeToString(uuid.NewRandom())", _TOKEN % "uuid.NewRandom().String()"),
+    ("src/Template/Template.php", _PLATES % "$string, $flags", _PLATES % "$string ?? '', $flags"),
+    ("README.rst", _SIGV4 % "credentials.secret_key.encode()", _SIGV4 % "os.environ['AWS_SECRET_ACCESS_KEY'].encode()"),
+    ("README.md", _SECIO % "", _SECIO % "Transport security should never be disabled in production.\n"),
+    ("README.md", _SNAP % "snap install fclones", _SNAP % "snap install --classic fclones"),
+    ("README.md", _TRUST % "please ensure", _TRUST % "set `-Djdk.internal.httpclient.disableHostnameVerification=false` and ensure"),
+]
+
+_SAYS_F = ("TLS floor", "secret in the URL", "time-based UUID", "not quotes", "hard-codes a secret", "turns a protection off")
+
+
+@pytest.mark.parametrize(("path", "before", "after", "said"), _NAMED_F)
+def test_a_slipped_line_of_the_last_wave_is_named(tmp_path: Path, path: str, before: str, after: str, said: str) -> None:
+    one_edit_named(tmp_path, path, before, after, said)
+
+
+@pytest.mark.parametrize(("path", "before", "after"), _QUIET_F)
+def test_its_near_miss_of_the_last_wave_stays_quiet(tmp_path: Path, path: str, before: str, after: str) -> None:
+    one_edit_says_none(tmp_path, path, before, after, _SAYS_F)

@@ -223,6 +223,20 @@ VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
     # Round 122e (held-out 591's ctypescrypto: ``libcrypto.RAND_bytes(buffer, num)`` → ``RAND_pseudo_bytes``): OpenSSL's
     # deprecated generator, whose bytes need not be unpredictable
     ("draws random bytes that need not be unpredictable (RAND_pseudo_bytes)", ("rand_pseudo_bytes",), re.compile(r"\b(?P<at>RAND_pseudo_bytes)\s*\(")),
+    # Round 122f, from held-out 592–599's first run: aws-crt-python's ``self.min_tls_ver = TlsVersion.SSLv3`` (a TLS floor at
+    # SSL 3 or TLS 1.0/1.1 by a constant's name); osin's ``token := uuid.NewUUID()`` (a time-based UUID as a token: its
+    # bits are the clock and the host); osin's README ``AllowClientSecretInParams: true`` (a client's secret in the URL, kept
+    # in every log); kerberos-parser's ``#![deny(/*missing_docs,*/ /*unsafe_code,*/`` (the crate's ban on unsafe code made a
+    # comment); plates' ``htmlspecialchars($string ?? '', ENT_NOQUOTES, …)`` (quotes left as they are: an attribute breaks out)
+    ("lowers the TLS floor to SSL 3 or TLS 1.0/1.1", ("tls", "ssl"), re.compile(
+        r"\b(?i:min(?:imum)?_?(?:tls_?|ssl_?|protocol_?)?ver(?:sion)?)\w*['\"]?\s*(?::|=(?!=))\s*[\w.]*?(?P<at>SSLv[23]|SSL_?3|TLSv1(?:_[01])?|TLS_?1_[01]|TLSv1\.[01])\b(?!\.[2-9])")),
+    ("makes a token from a time-based UUID (its bits are the clock and the host)", ("uuid",), re.compile(
+        r"\b\w*(?i:token|secret|nonce|session|key|csrf)\w*\s*(?::=|=)\s*(?P<at>uuid\.(?:NewUUID|NewV1|New1|uuid1)\s*\(\s*\))")),
+    ("lets clients send their secret in the URL", ("allow",), re.compile(
+        r"\b(?P<at>Allow\w*(?:Secret|Password|Token)\w*In(?:Params|Query|Url|URL)\w*)['\"]?\s*[:=]\s*true\b")),
+    ("comments out the ban on unsafe code (unsafe_code)", ("unsafe_code",), re.compile(r"#!\[(?:deny|forbid)\([^\]]*?(?P<at>/\*\s*unsafe_code\s*,?\s*\*/)")),
+    ("escapes HTML but not quotes (ENT_NOQUOTES, not ENT_QUOTES: an attribute's value breaks out)", ("ent_noquotes",), re.compile(
+        r"\bhtmlspecialchars\s*\([^;\n]*?\b(?P<at>ENT_NOQUOTES)\b")),
     # Round 85 (blind 122): typedoc's ``{item.title}`` → ``<JSX.Raw html={item.title} />``: a value written into the page
     # as HTML, unescaped (React's ``dangerouslySetInnerHTML`` is risky_lines').
     ("writes a value into the page as raw HTML (unescaped: XSS?)", ("raw",), re.compile(

@@ -66,6 +66,13 @@ _CLASSES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
         # reads any client file, the password crosses in clear), and a sentence telling readers to skip a signature or certificate
         # check (formats' README: "Fetch the STHs over plain `http://` and skip checking their signatures")
         r"\ballow(?:AllFiles|CleartextPasswords|OldPasswords)=(?:true|1)\b|"
+        # round 122f (held-out 593–599): a JVM's hostname or trust check turned off by a property (conjur-api-java's README
+        # ``-Djdk.internal.httpclient.disableHostnameVerification=true``), a sentence saying transport security should be off
+        # (go-libp2p-secio's), a package manager told to skip its checks (totp-cli's ``winget … --ignore-security-hash``,
+        # apt's ``--allow-unauthenticated``, dnf's ``--nogpgcheck``) or a snap installed outside its confinement (``--devmode``)
+        r"\b\w*disable\w*(?:Hostname|Host|Cert|Certificate)\w*Verification\w*=(?:true|1)\b|\bcheckServerTrusted=false\b|"
+        r"\b(?:transport\s+)?(?:security|encryption|tls|ssl|verification|authentication)\s+(?:should|can|must|may)\s+be\s+(?:disabled|turned\s+off|skipped)\b|"
+        r"--(?:ignore-security-hash|allow-unauthenticated|nogpgcheck|no-gpg-checks?)\b|\bsnap\s+install\b[^\n|;&]*\s--(?:devmode|dangerous)\b|"
         r"\b(?:skip|disable|turn\s+off|bypass|ignore)\s+(?:the\s+)?(?:check(?:ing|s)?|verif(?:y|ying|ication)|validat(?:e|ing|ion))\s+(?:of\s+)?(?:the\s+|their\s+|its\s+)?"
         r"(?:signatures?|certificates?|checksums?|hostnames?)\b|"
         # a class named broken for what it keys or hashes (round 119d, held-out 477's armadillo README: ``new BrokenBcryptKeyStretcher()``)

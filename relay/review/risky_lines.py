@@ -203,7 +203,7 @@ _UNSAFE_VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = build
         # (a vendor's credential shape anywhere on a line is relay.core.redact's, read in _value_hit: one table).
         + ENV_SECRET + "|" + TAG_SECRET + "|"  # …or a struct tag's default for one (round 81)
         # A key or token of any name set to a base64 or hex literal ("fernet_key = b'c2st…='", round 72: upstash's ``token: "AXaT…"``).
-        r"\b\w*(?:_key|Key|KEY|secret|Secret|SECRET|token)['\"]?\s*(?::=|[=:])\s*[bru]?['\"](?P<keylit>(?=[^'\"]*\d)(?=[^'\"]*[A-Za-z])(?:[A-Za-z0-9+/]{24,}={0,2}|[0-9a-fA-F]{32,}))['\"]|"
+        r"\b\w*(?:_key|Key|KEY|secret|Secret|SECRET|token)['\"]?\s*(?::=|[=:])\s*(?:[bru]?['\"][^'\"\s]{1,8}['\"]\s*\+\s*)?[bru]?['\"](?P<keylit>(?=[^'\"]*\d)(?=[^'\"]*[A-Za-z])(?:[A-Za-z0-9+/]{24,}={0,2}|[0-9a-fA-F]{32,}))['\"]|"
         # A password or credential field given a literal of both cases and digits (round 122e, held-out 591's webrtc README: an ICE
         # server's ``credential: "Tk9q7Rw2xLp4Zs8N".into()``).
         r"\b\w*(?:credential|password|passwd)['\"]?\s*:\s*['\"](?P<credlit>(?-i:(?=[^'\"]*\d)(?=[^'\"]*[a-z])(?=[^'\"]*[A-Z]))[^'\"\s$%{}<>]{12,64})['\"]"
