@@ -199,6 +199,7 @@ _QUIET_C = [
     ("doc/Nginx_And_uWSGI_Deployment.md", _UWSGI % "uid = u2fval", _UWSGI % "uid = www-data"),
     ("README.md", _CID % "c1.Equals(c2)", _CID % "c1.Equals(c2) && c1.Prefix() == c2.Prefix()"),  # still compared whole
     ("test/index.test.ts", _FIXTURES % '"valid", "invalid"', _FIXTURES % '"valid", "invalid", "edge"'),  # one more case
+    ("test/index.test.ts", _FIXTURES % '"valid", "badge"', _FIXTURES % '"valid"'),  # a name that only holds "bad"
     ("Tests/CMACTests.swift", "func testVectors() {\n    XCTAssertEqual(result, \"valid\", \"invalid\")\n}\n",
      "func testVectors() {\n    XCTAssertEqual(result, \"valid\")\n}\n"),  # an assertion's arguments, no list of cases
 ]
@@ -284,6 +285,7 @@ _NAMED_E = [
      "turns a protection off"),
     ("phpunit.xml.dist", _PHPUNIT % "", _PHPUNIT % "      <exclude>test/Unit/Core/BigMath</exclude>\n", "leaves a folder of tests out"),
     ("README.md", _OTP % "macLengthInBytes * 8", _OTP % "macLengthInBytes", "cuts a key's size to an eighth"),
+    ("README.md", _OTP % "macLengthInBytes << 3", _OTP % "macLengthInBytes", "cuts a key's size to an eighth"),  # (mend)
     ("doc/contrib/mod_quotatab_sql.html", _QUOTA % "AND", _QUOTA % "OR", "widens a query's condition"),
     ("openmls/src/ciphersuite/mac.rs", _MAC % "equal_ct(self.mac_value.as_slice(), other.mac_value.as_slice())",
      _MAC % "self.mac_value.as_slice() == other.mac_value.as_slice()", "replaces a constant-time compare with a plain one"),

@@ -128,7 +128,7 @@ def host_made_wildcard(added: Sequence[str], removed: Sequence[str]) -> str | No
 # ----- two values' equality narrowed to one part of them (round 122c, held-out 570's go-cid README: ``if c1.Equals(c2) {`` →
 # ``if c1.Prefix() == c2.Prefix() {``: two content ids that differ in their hash now compare equal)
 _WHOLE_EQUALS_RE = re.compile(r"(?P<a>[\w$]+)\.(?:Equals?|equals|isEqual|eq)\(\s*(?P<b>[\w$]+)\s*\)|"
-                        r"\b(?:bytes\.Equal|reflect\.DeepEqual|Arrays\.equals|Objects\.equals)\(\s*(?P<ga>[\w$]+)\s*,\s*(?P<gb>[\w$]+)\s*\)")
+                              r"\b(?:bytes\.Equal|reflect\.DeepEqual|Arrays\.equals|Objects\.equals)\(\s*(?P<ga>[\w$]+)\s*,\s*(?P<gb>[\w$]+)\s*\)")
 _PART_RE = re.compile(r"\b(?P<a>[\w$]+)\.(?P<p>\w+)(?:\(\s*\))?\s*===?\s*(?P<b>[\w$]+)\.(?P=p)(?:\(\s*\))?")
 
 
@@ -146,13 +146,14 @@ def equality_narrowed(added: Sequence[str], removed: Sequence[str]) -> str | Non
 # ----- a query's condition joined by OR where AND stood (round 122e, held-out 589's proftpd quota docs: ``WHERE name = '%{0}'
 # AND quota_type = '%{1}'`` → ``OR``): a row that matches either half is taken, another user's limits among them
 _WHERE_AND_RE = re.compile(r"\bAND\b")
+_WHERE_RE = re.compile(r"(?i)\bwhere\b")
 
 
 def where_widened(added: Sequence[str], removed: Sequence[str]) -> str | None:
     """"widens a query's condition (AND → OR …)" for a WHERE line kept but for one AND made OR; None otherwise."""
     olds: dict[str, str] = {}
     for line in removed[:_PAIRS]:
-        if len(line) <= _LONG and "AND" in line and re.search(r"(?i)\bwhere\b", line):
+        if len(line) <= _LONG and "AND" in line and _WHERE_RE.search(line):
             for m in _WHERE_AND_RE.finditer(line):
                 olds[unspaced(line[:m.start()] + "OR" + line[m.end():])] = line
     for new in added[:_PAIRS] if olds else ():

@@ -432,8 +432,8 @@ _KEY_SIZE_RE = re.compile(r"(?i)key|bits|\binit\s*\(|generate|size")
 
 
 def bits_given_bytes(added: Sequence[str], removed: Sequence[str]) -> str | None:
-    olds = {}
-    for line in _short(removed, "8") if any("8" in ln or "<<" in ln for ln in removed[:_PAIRS]) else ():
+    olds: dict[str, str] = {}
+    for line in _short(removed, "") if any("8" in ln or "<<" in ln for ln in removed[:_PAIRS]) else ():
         if _KEY_SIZE_RE.search(line) and (m := _TIMES_EIGHT_RE.search(line)):
             olds[squeezed(line[:m.start()] + line[m.end():])] = line
     for new in _short(added, "") if olds else ():
@@ -449,7 +449,8 @@ _SIZED_NAME_RE = re.compile(r"\b(?P<alg>AES|RSA|ECC?_NIST_P|DH|DSA|aes|rsa)[_-]?
 
 
 def _named_size_lowered(added: Sequence[str], removed: Sequence[str]) -> str | None:
-    olds, kept, gone = {}, {squeezed(line) for line in added[:_PAIRS]}, {squeezed(line) for line in removed[:_PAIRS]}
+    kept, gone = {squeezed(line) for line in added[:_PAIRS]}, {squeezed(line) for line in removed[:_PAIRS]}
+    olds: dict[str, tuple[str, str, int]] = {}
     for line in _short(removed, "") if any(_SIZED_NAME_RE.search(ln) for ln in added[:_PAIRS]) else ():
         if squeezed(line) in kept:
             continue  # the line still written: a case moved, not a size lowered
