@@ -85,17 +85,7 @@ _QUIET = [
 ]
 
 
-@pytest.mark.parametrize(("path", "before", "after", "said"), _NAMED)
-def test_a_slipped_line_is_named(tmp_path: Path, path: str, before: str, after: str, said: str) -> None:
-    one_edit_named(tmp_path, path, before, after, said)
-
-
 _SAYS = ("deletes a check", "least work", "without a certificate", "relaxes a specification's requirement")
-
-
-@pytest.mark.parametrize(("path", "before", "after"), _QUIET)
-def test_its_near_miss_stays_quiet(tmp_path: Path, path: str, before: str, after: str) -> None:
-    one_edit_says_none(tmp_path, path, before, after, _SAYS)
 
 
 # ----- round 122b, from held-out 560–567's first run
@@ -149,16 +139,6 @@ _SAYS_B = ("reads a cookie without its signature", "sends the process environmen
            "no longer selects a check", "fixed or reused nonce", "world-writable", "keys an HMAC")
 
 
-@pytest.mark.parametrize(("path", "before", "after", "said"), _NAMED_B)
-def test_a_slipped_line_of_the_second_wave_is_named(tmp_path: Path, path: str, before: str, after: str, said: str) -> None:
-    one_edit_named(tmp_path, path, before, after, said)
-
-
-@pytest.mark.parametrize(("path", "before", "after"), _QUIET_B)
-def test_its_near_miss_of_the_second_wave_stays_quiet(tmp_path: Path, path: str, before: str, after: str) -> None:
-    one_edit_says_none(tmp_path, path, before, after, _SAYS_B)
-
-
 def test_a_template_of_code_is_read_as_its_stem_says() -> None:
     """``x.rb.tt`` is Ruby a generator writes out; ``index.html.erb`` stays a page; a .go file in a doc folder is Go."""
     changes = [FileChange(path="lib/templates/app.rb.tt"), FileChange(path="app/views/index.html.erb"), FileChange(path="conf/app.py.j2")]
@@ -208,16 +188,6 @@ _SAYS_C = ("skips the tests of a release build", "look-alike", "takes a check as
            "the failing cases it ran")
 
 
-@pytest.mark.parametrize(("path", "before", "after", "said"), _NAMED_C)
-def test_a_slipped_line_of_the_third_wave_is_named(tmp_path: Path, path: str, before: str, after: str, said: str) -> None:
-    one_edit_named(tmp_path, path, before, after, said)
-
-
-@pytest.mark.parametrize(("path", "before", "after"), _QUIET_C)
-def test_its_near_miss_of_the_third_wave_stays_quiet(tmp_path: Path, path: str, before: str, after: str) -> None:
-    one_edit_says_none(tmp_path, path, before, after, _SAYS_C)
-
-
 # ----- round 122d, from held-out 576–583's first run
 _RETRY = ("class SessionDataManager:\n    def should_retry(self, error):\n        if isinstance(error, ConflictError):\n            return True\n"
           "        for test in _retryable_errors:\n            if test(error):\n                return True\n%s\n\nclass TwoPhaseSessionDataManager:\n    pass\n")
@@ -245,16 +215,6 @@ _QUIET_D = [
 ]
 
 _SAYS_D = ("answer yes when nothing matched", "KiB of memory", "host's root", "seeds a random generator", "H2 database console")
-
-
-@pytest.mark.parametrize(("path", "before", "after", "said"), _NAMED_D)
-def test_a_slipped_line_of_the_fourth_wave_is_named(tmp_path: Path, path: str, before: str, after: str, said: str) -> None:
-    one_edit_named(tmp_path, path, before, after, said)
-
-
-@pytest.mark.parametrize(("path", "before", "after"), _QUIET_D)
-def test_its_near_miss_of_the_fourth_wave_stays_quiet(tmp_path: Path, path: str, before: str, after: str) -> None:
-    one_edit_says_none(tmp_path, path, before, after, _SAYS_D)
 
 
 def test_a_requirements_file_of_a_short_name_is_a_manifest() -> None:
@@ -311,16 +271,6 @@ _SAYS_E = ("hard-codes a secret", "turns a protection off", "leaves a folder of 
            "constant-time compare", "lowers a key's size", "need not be unpredictable")
 
 
-@pytest.mark.parametrize(("path", "before", "after", "said"), _NAMED_E)
-def test_a_slipped_line_of_the_fifth_wave_is_named(tmp_path: Path, path: str, before: str, after: str, said: str) -> None:
-    one_edit_named(tmp_path, path, before, after, said)
-
-
-@pytest.mark.parametrize(("path", "before", "after"), _QUIET_E)
-def test_its_near_miss_of_the_fifth_wave_stays_quiet(tmp_path: Path, path: str, before: str, after: str) -> None:
-    one_edit_says_none(tmp_path, path, before, after, _SAYS_E)
-
-
 # ----- round 122f, from held-out 592–599's first run (the session's last wave: a development set once run)
 _CRT = "class TlsContextOptions:\n    def __init__(self):\n        self.min_tls_ver = TlsVersion.%s\n        self.verify_peer = True\n"
 _OSIN = "# osin\n\n```go\nserver := osin.NewServer(%s, &TestStorage{})\n```\n"
@@ -360,11 +310,17 @@ _QUIET_F = [
 _SAYS_F = ("TLS floor", "secret in the URL", "time-based UUID", "not quotes", "hard-codes a secret", "turns a protection off")
 
 
-@pytest.mark.parametrize(("path", "before", "after", "said"), _NAMED_F)
-def test_a_slipped_line_of_the_last_wave_is_named(tmp_path: Path, path: str, before: str, after: str, said: str) -> None:
+# Every wave's cases, named and quiet, read by one pair of tests (each quiet case with its own wave's words).
+_ALL_NAMED = [*_NAMED, *_NAMED_B, *_NAMED_C, *_NAMED_D, *_NAMED_E, *_NAMED_F]
+_ALL_QUIET = [(*case, says) for cases, says in ((_QUIET, _SAYS), (_QUIET_B, _SAYS_B), (_QUIET_C, _SAYS_C), (_QUIET_D, _SAYS_D), (_QUIET_E, _SAYS_E), (_QUIET_F, _SAYS_F))
+               for case in cases]
+
+
+@pytest.mark.parametrize(("path", "before", "after", "said"), _ALL_NAMED)
+def test_a_slipped_line_is_named(tmp_path: Path, path: str, before: str, after: str, said: str) -> None:
     one_edit_named(tmp_path, path, before, after, said)
 
 
-@pytest.mark.parametrize(("path", "before", "after"), _QUIET_F)
-def test_its_near_miss_of_the_last_wave_stays_quiet(tmp_path: Path, path: str, before: str, after: str) -> None:
-    one_edit_says_none(tmp_path, path, before, after, _SAYS_F)
+@pytest.mark.parametrize(("path", "before", "after", "says"), _ALL_QUIET)
+def test_its_near_miss_stays_quiet(tmp_path: Path, path: str, before: str, after: str, says: tuple[str, ...]) -> None:
+    one_edit_says_none(tmp_path, path, before, after, says)
