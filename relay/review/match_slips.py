@@ -113,15 +113,10 @@ _STAR_RE = re.compile(r"(?P<q>['\"])\*(?P=q)")
 
 def host_made_wildcard(added: Sequence[str], removed: Sequence[str]) -> str | None:
     """"widens a host pattern to any host (*.x.com → *): old → new" for a line kept but for that literal; None otherwise."""
-    olds: dict[str, tuple[str, str]] = {}
-    for line in removed[:_PAIRS]:
-        if len(line) <= _LONG and ("*." in line or "://" in line):
-            for m in _HOST_LITERAL_RE.finditer(line):
-                olds.setdefault(unspaced(line[:m.start()] + "#" + line[m.end():]), (line, m.group("host")))
-    for new in added[:_PAIRS] if olds else ():
-        for m in _STAR_RE.finditer(new) if len(new) <= _LONG else ():
-            if (old := olds.get(unspaced(new[:m.start()] + "#" + new[m.end():]))) is not None:
-                return f"widens a host pattern to any host ({old[1]} → *): {paired_quote(old[0], new)}"
+    if not any("*." in line or "://" in line for line in removed[:_PAIRS]):
+        return None
+    for was, old, _m, new in span_pairs(added[:_PAIRS], removed[:_PAIRS], _HOST_LITERAL_RE, _STAR_RE):
+        return f"widens a host pattern to any host ({was.group('host')} → *): {paired_quote(old, new)}"
     return None
 
 
@@ -146,19 +141,15 @@ def equality_narrowed(added: Sequence[str], removed: Sequence[str]) -> str | Non
 # ----- a query's condition joined by OR where AND stood (round 122e, held-out 589's proftpd quota docs: ``WHERE name = '%{0}'
 # AND quota_type = '%{1}'`` → ``OR``): a row that matches either half is taken, another user's limits among them
 _WHERE_AND_RE = re.compile(r"\bAND\b")
+_WHERE_OR_RE = re.compile(r"\bOR\b")
 _WHERE_RE = re.compile(r"(?i)\bwhere\b")
 
 
 def where_widened(added: Sequence[str], removed: Sequence[str]) -> str | None:
     """"widens a query's condition (AND → OR …)" for a WHERE line kept but for one AND made OR; None otherwise."""
-    olds: dict[str, str] = {}
-    for line in removed[:_PAIRS]:
-        if len(line) <= _LONG and "AND" in line and _WHERE_RE.search(line):
-            for m in _WHERE_AND_RE.finditer(line):
-                olds[unspaced(line[:m.start()] + "OR" + line[m.end():])] = line
-    for new in added[:_PAIRS] if olds else ():
-        if "OR" in new and (old := olds.get(unspaced(new))) is not None:
-            return f"widens a query's condition (AND → OR: a row that matches either half is taken): {paired_quote(old, new)}"
+    wheres = [line for line in removed[:_PAIRS] if "AND" in line and _WHERE_RE.search(line)]
+    for _was, old, _m, new in span_pairs(added[:_PAIRS], wheres, _WHERE_AND_RE, _WHERE_OR_RE) if wheres else ():
+        return f"widens a query's condition (AND → OR: a row that matches either half is taken): {paired_quote(old, new)}"
     return None
 
 

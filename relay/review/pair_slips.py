@@ -47,7 +47,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 
-from relay.review.line_shapes import squeezed
+from relay.review.line_shapes import span_pairs, squeezed
 from relay.review.overridden_turns import cut_quote, paired_quote
 from relay.review.requirement_notes import requirement_relaxed
 
@@ -449,18 +449,12 @@ _SIZED_NAME_RE = re.compile(r"\b(?P<alg>AES|RSA|ECC?_NIST_P|DH|DSA|aes|rsa)[_-]?
 
 
 def _named_size_lowered(added: Sequence[str], removed: Sequence[str]) -> str | None:
-    kept, gone = {squeezed(line) for line in added[:_PAIRS]}, {squeezed(line) for line in removed[:_PAIRS]}
-    olds: dict[str, tuple[str, str, int]] = {}
-    for line in _short(removed, "") if any(_SIZED_NAME_RE.search(ln) for ln in added[:_PAIRS]) else ():
-        if squeezed(line) in kept:
-            continue  # the line still written: a case moved, not a size lowered
-        for m in _SIZED_NAME_RE.finditer(line):
-            olds[squeezed(line[:m.start("n")] + "#" + line[m.end("n"):])] = (line, m.group("alg"), int(m.group("n")))
-    for new in _short(added, "") if olds else ():
-        for m in _SIZED_NAME_RE.finditer(new):
-            was = olds.get(squeezed(new[:m.start("n")] + "#" + new[m.end("n"):]))
-            if was is not None and was[1] == m.group("alg") and int(m.group("n")) < was[2] and squeezed(new) not in gone:
-                return f"lowers a key's size ({m.group('alg')} {was[2]} → {m.group('n')}): {paired_quote(was[0], new)}"
+    if not any(_SIZED_NAME_RE.search(line) for line in added[:_PAIRS]):
+        return None
+    gone = {line.strip() for line in added[:_PAIRS]}  # a removed line still written is a case moved, not a size lowered
+    for was, old, m, new in span_pairs(added[:_PAIRS], [ln for ln in removed[:_PAIRS] if ln.strip() not in gone], _SIZED_NAME_RE, group="n"):
+        if was.group("alg") == m.group("alg") and int(m.group("n")) < int(was.group("n")):
+            return f"lowers a key's size ({m.group('alg')} {was.group('n')} → {m.group('n')}): {paired_quote(old, new)}"
     return None
 
 
