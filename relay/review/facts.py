@@ -40,7 +40,7 @@ from relay.review.file_kinds import (CODE_EXTS, SCREENS, FileKind, basename, fil
                                      is_vendored_code, subject, words)
 from relay.review.line_shapes import FORMATTER_SHARE, all_restated, formatter_share, squeezed
 from relay.review.meaning import same_meaning
-from relay.review.generated_shape import machine_made, not_run
+from relay.review.generated_shape import hand_written, machine_made, not_run
 from relay.review.kind_values import commented_test, test_renamed_off
 from relay.review.security_reading import advisory_words, attack_test_name, security_note
 from relay.review.task_reading import named_words
@@ -203,7 +203,9 @@ class FileFacts:
 
     @cached_property
     def kind(self) -> FileKind:
-        return file_kind(self.path)
+        kind = file_kind(self.path)
+        # A generator's own source under gen/ is the project's code (relay.review.generated_shape.hand_written).
+        return "source" if kind == "generated" and hand_written(self.change) else kind
 
     @cached_property
     def test_body(self) -> bool:

@@ -19,7 +19,7 @@ from relay.review.content_kinds import reading_path
 __all__ = [
     "BUILD_GLOBS", "CI_GLOBS", "CODE_EXTS", "FileKind", "HOOK_GLOBS", "KIND_ORDER", "SECRET_GLOBS", "SECRET_TEMPLATES",
     "basename", "dropped_ignore_entry", "file_kind", "glob_any", "is_bare_requirements", "is_code", "is_lockfile", "is_manifest",
-    "is_release_notes", "is_secret_path", "is_test_path", "is_test_script", "is_vendored_code", "kind_rank",
+    "is_release_notes", "is_secret_path", "is_test_path", "is_test_script", "is_vendored_code", "kind_rank", "output_by_folder_name",
     "path_kind", "words",
 ]
 
@@ -312,6 +312,20 @@ def is_vendored_code(path: str) -> bool:
     parts = path.lower().split("/")
     return (any(d in _VENDORED_DIRS for d in parts[:-1]) and is_code(path) and not glob_any(path, _GENERATED_NAMES)
             and "node_modules" not in parts[:-1])
+
+
+# The folders whose name alone says "a tool wrote this" (not vendored code, bundles, packages or snapshots, which are kept
+# for what they are whatever their size).
+_OUTPUT_NAMED_DIRS = {"gen", "generated", "__generated__"}
+
+
+@functools.lru_cache(maxsize=65536)
+def output_by_folder_name(path: str) -> bool:
+    """Code ranked as generated only because a folder on its path is named for output (``gen/``, ``generated/``): a code
+    generator's own source lives there as often as what it writes (ogen's ``gen/write.go``)."""
+    parts = path.lower().split("/")
+    return (is_code(path) and any(d in _OUTPUT_NAMED_DIRS for d in parts[:-1]) and not glob_any(path, _GENERATED_NAMES)
+            and not any(d in _GENERATED_DIRS - _OUTPUT_NAMED_DIRS for d in parts[:-1]))
 
 
 def is_code(path: str) -> bool:

@@ -114,14 +114,18 @@ CALLS: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
 # there when a project adopts a linter (gorilla/csrf's "// #nosec G101" on a constant's name), and a risky line under
 # one is named by what it does.
 _FILE_WIDE_RE = re.compile(r"#!\[\s*allow\s*\(\s*unsafe_code\s*\)\s*\]|/\*\s*eslint-disable\s+[^*]*\bsecurity/|#\s*ruff\s*:\s*noqa\s*:[\w,\s]*\bS\d*\b")
-_FORBID_RE = re.compile(r"#!\[\s*(?:forbid|deny)\s*\(\s*unsafe_code\s*\)\s*\]")
+# The ban among other lints too (``#![deny(missing_docs, unsafe_code)]``), but not inside a block comment of the list: that
+# is the ban commented out (kerberos-parser, held-out 5xx: ``#![deny(/*unsafe_code,*/ missing_docs)]`` — the whole line was
+# dropped as a comment and no reader saw it). A line naming the lint in such an attribute at all is kept for the readers.
+_FORBID_RE = re.compile(r"#!\[\s*(?:forbid|deny)\s*\((?:[^\]/]|/(?!\*))*?\bunsafe_code\b")
+_NAMES_BAN_RE = re.compile(r"#!\[\s*(?:forbid|deny)\s*\([^\]]*\bunsafe_code\b")
 
 
 def silencing_comment(line: str) -> bool:
     """A comment line the rules read as code: it silences a whole file's security findings or a crate's ban on unsafe
     code, or it is the ban (its removal lifts it)."""
     return (("unsafe_code" in line or "eslint-disable" in line or "noqa" in line)
-            and (_FILE_WIDE_RE.search(line) or _FORBID_RE.search(line)) is not None)
+            and (_FILE_WIDE_RE.search(line) or _NAMES_BAN_RE.search(line)) is not None)
 
 
 def _silenced(added: Sequence[str], removed: Sequence[str]) -> str | None:
