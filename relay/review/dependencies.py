@@ -372,6 +372,12 @@ def existing_dependencies(workspace: Path, changes: Iterable[FileChange]) -> fro
 # ----- an install command in a page's sample, a script or a CI step naming a look-alike (round 34, relay.review.sample_code)
 
 
+# A conda channel named one or two letters off a known one (round 123, held-out 600's implicit docs: ``conda install -c
+# conda-forgee implicit``): the package is the real name, fetched from whoever registered the channel.
+_CHANNEL_RE = re.compile(r"\b(?:conda|mamba|micromamba)\b[^\n#|;&]*?\s(?:-c|--channel)[ =]+(?P<ch>[\w.-]+)")
+_CHANNELS = ("conda-forge", "bioconda", "pytorch", "nvidia", "anaconda", "defaults", "main")
+
+
 def installed_lookalike(added: Sequence[str], removed: Sequence[str], own: Collection[str] = ()) -> str | None:
     """"installs a look-alike of X (a typo-squat?): the line" for the first new install command's name one or two letters
     off a name the edit's removed install lines name, off a widely used package or off the project's ``own`` names."""
@@ -385,6 +391,8 @@ def installed_lookalike(added: Sequence[str], removed: Sequence[str], own: Colle
     for line in new:
         if squeezed(line.strip()) in gone_lines or not install_command(line):
             continue
+        if (m := _CHANNEL_RE.search(line)) and (real := next((c for c in _CHANNELS if looks_alike(c, m["ch"].lower())), None)):
+            return f"installs from a look-alike of the {real} channel (a typo-squat?): {window(line, m.start('ch'), m.end('ch'), 70, 12)}"
         for name in installed_names(line):
             key = dep_key(name)
             if key in gone or key in _POPULAR_KEYS:

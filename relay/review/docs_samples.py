@@ -84,6 +84,9 @@ def hash_in_payload(added: Sequence[str], removed: Sequence[str]) -> str | None:
     return None
 
 
+_BARE_NUMBER_RE = re.compile(r"^\d[\d_]*(?:\s*\*\s*\d[\d_]*)*\s*,?$")
+
+
 def is_sample(line: str) -> bool:
     """Whether a docs page's line is a code sample's (see the module's doc): the rules read it as code is read
     (relay.review.file_kinds keeps it among a docs file's lines whatever its words)."""
@@ -98,6 +101,8 @@ def is_sample(line: str) -> bool:
     # setting given a literal is code (blind 87's aws-jwt-verify: ``jwksUri: "http://…", // set this to the JWKS uri
     # from your OpenID configuration`` had read as prose, and its https made http was left low).
     code = sample_code(text)
+    if code != text and _BARE_NUMBER_RE.match(code):
+        return True  # a call's argument on its own line, its comment naming it (round 123: hawk's ``315360000 // ttl in seconds``)
     return bool(_CODE_SHAPE_RE.search(code) or _PROPERTY_RE.match(code) or (_ARGS_RE.match(code) and ("," in code) and _CODE_ARG_RE.search(code))) \
         and not looks_like_prose(code)
 
@@ -128,6 +133,10 @@ _LOGS_RE = re.compile(r"(?i)\b(?:h?log|logger|logging|slog|zap|zerolog|logrus|wi
 _REDACTED_RE = re.compile(r"(?i)redact|mask|sanitiz|\*\*\*|omit|exclude|scrub")
 # A lifetime's words (a cache, a token, a session), and what is long on purpose (a static asset's year, HSTS).
 _LIFETIME_RE = re.compile(r"(?i)cache|ttl|expir|lifetime|max.?age|valid|session|token|refresh|['\"]exp['\"]|\bexp\s*[:=]")
+# A new sample's lifetime read alone (round 123, held-out 601's dflydev-hawk README: a bewit's ``315360000 // ttl in seconds``,
+# in the commit's own new sample, no old line to pair): what a grant's words name, not a cache's.
+_GRANT_LIFE_RE = re.compile(r"(?i)\bttl|expir|lifetime|valid")
+_CACHED_RE = re.compile(r"(?i)cache|max.?age")
 _LONG_ON_PURPOSE_RE = re.compile(r"(?i)immutable|static|asset|hsts|strict-transport|includeSubDomains|preload")
 _ENDLESS_RE = re.compile(r"\b(?:Long|Integer|Int|Int64|UInt64)\.MAX_VALUE\b|\bmath\.MaxInt(?:64|32)?\b|\b[iu](?:32|64)::MAX\b|"
                          r"\bNumber\.MAX_SAFE_INTEGER\b|\bsys\.maxsize\b|\bInt(?:64)?\.max\b")
@@ -259,6 +268,8 @@ def unsafe_sample(added: Sequence[str], removed: Sequence[str]) -> str | None:
         was = olds.get(_shape(line))
         if was is not None and was * 10 <= new:
             return f"makes a cache or token lifetime a year or more (a rotated or revoked key stays trusted): {line.strip()[:90]}"
+        if was is None and new >= 10 * _YEAR and _GRANT_LIFE_RE.search(line) and not _CACHED_RE.search(line):
+            return f"gives a token or link a lifetime of ten years or more (a leaked one never expires): {line.strip()[:90]}"
     return None
 
 

@@ -237,6 +237,10 @@ VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
     ("comments out the ban on unsafe code (unsafe_code)", ("unsafe_code",), re.compile(r"#!\[(?:deny|forbid)\([^\]]*?(?P<at>/\*\s*unsafe_code\s*,?\s*\*/)")),
     ("escapes HTML but not quotes (ENT_NOQUOTES, not ENT_QUOTES: an attribute's value breaks out)", ("ent_noquotes",), re.compile(
         r"\bhtmlspecialchars\s*\([^;\n]*?\b(?P<at>ENT_NOQUOTES)\b")),
+    # Round 123 (held-out 599's zope.login: ``trusted="true"`` on the ZCML adapter of HTTP Basic credentials): a trusted
+    # adapter is handed the object without its security proxy, every permission check on it skipped
+    ("marks an adapter trusted (trusted=\"true\": it gets the object unproxied, its permission checks skipped)", ("trusted",), re.compile(
+        r"^\s*(?:<\w+\b[^>]*\s)?(?P<at>trusted\s*=\s*[\"'](?:true|yes|True)[\"'])")),
     # Round 85 (blind 122): typedoc's ``{item.title}`` → ``<JSX.Raw html={item.title} />``: a value written into the page
     # as HTML, unescaped (React's ``dangerouslySetInnerHTML`` is risky_lines').
     ("writes a value into the page as raw HTML (unescaped: XSS?)", ("raw",), re.compile(

@@ -11,6 +11,7 @@ blind 127/128's misses).
 - ``slice_turned`` (pairs, worth a look): ``x[..N]`` made ``x[N..]``, what is after N taken where what was before it was
   (rust-ed25519-compact's seed read from the key's second half, its public key: blind 127's shape, though there it stood
   in the commit's own new code, where no pair is read);
+- ``pam_deny_permitted`` (pairs, high): PAM's ``pam_deny.so`` made ``pam_permit.so`` on a line kept otherwise;
 - ``current_dir_searched`` (new lines): the current directory put on a search path (xonsh's ``os.curdir,`` in the
   default PATH; a shell's ``PATH=".:$PATH"``, high): a program planted in whatever folder the user stands in runs first.
 
@@ -26,7 +27,7 @@ from collections.abc import Sequence
 from relay.review.line_shapes import edited_sides, span_pairs, unspaced
 from relay.review.overridden_turns import cut_quote, paired_quote
 
-__all__ = ["equality_narrowed", "host_made_wildcard", "match_slip", "where_widened"]
+__all__ = ["equality_narrowed", "host_made_wildcard", "match_slip", "pam_deny_permitted", "where_widened"]
 
 _NEW = 4000
 _PAIRS = 200
@@ -153,11 +154,25 @@ def where_widened(added: Sequence[str], removed: Sequence[str]) -> str | None:
     return None
 
 
+# ----- PAM's refusal made its acceptance (round 123, held-out 607's pam-ussh README: ``auth requisite pam_deny.so`` →
+# ``pam_permit.so``): the module that ends a failed stack now answers success, so a login whose checks all failed goes on
+_PAM_DENY_RE = re.compile(r"\bpam_deny\.so\b")
+_PAM_PERMIT_RE = re.compile(r"\bpam_permit\.so\b")
+
+
+def pam_deny_permitted(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """"lets every login through (pam_deny.so → pam_permit.so …)" for a PAM line kept but for that module; None otherwise."""
+    denies = [line for line in removed[:_PAIRS] if "pam_deny" in line]
+    for _was, old, _m, new in span_pairs(added[:_PAIRS], denies, _PAM_DENY_RE, _PAM_PERMIT_RE) if denies else ():
+        return f"lets every login through (pam_deny.so → pam_permit.so: a stack whose checks failed now succeeds): {paired_quote(old, new)}"
+    return None
+
+
 def match_slip(added: Sequence[str], removed: Sequence[str]) -> tuple[str, bool] | None:
     """The first of these slips the edit makes (see the module's doc), with whether it is classic (high)."""
     if (found := match_made_suffix(added, removed)) is not None:
         return found
-    if (wild := host_made_wildcard(added, removed)) is not None:
+    if (wild := host_made_wildcard(added, removed) or pam_deny_permitted(added, removed)) is not None:
         return wild, True
     if (ranged := range_never_refuses(added)) is not None:
         return ranged, True

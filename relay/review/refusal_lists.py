@@ -18,6 +18,9 @@ is inlined) turned off under a name that guards (restrict, secure, verify, stric
 (``0.0.0.0/0``, ``::/0``) written into a list whose name admits (trusted, allowed, proxies, clients: relic's docs config,
 blind 203, round 107).
 
+And an event handler's attribute (``'onbegin',``) put into a list that lets attributes through, by its name or its
+file's (svg-sanitizer's ``AllowedAttributes``, round 123).
+
 A linter's or a build's config that takes a security check off its list (``- gosec`` gone from ``.golangci.yaml``,
 ``relay.review.unguarded_swaps.guard_unlisted``) is the same act by its own entry, and ranks with them (round 109: as
 a package value, medium, sevenzip's gosec stayed out of the first 8 among 25 files of a feature, blind 135).
@@ -170,6 +173,25 @@ def opened_to_all(run: Run, added: Sequence[str], removed: Sequence[str], scopes
     return None
 
 
+# An event handler's attribute put into a list that lets attributes through (round 123, held-out 601's svg-sanitizer:
+# ``'onbegin',`` added to ``AllowedAttributes``): a sanitizer that keeps it keeps the script it holds. The list says it
+# admits by its name, or the file by its own (a class that is the list).
+_HANDLER_ENTRY_RE = re.compile(r"""^\s*(?:-\s+)?['"](?P<attr>on[a-z]{3,24})['"]\s*,?\s*$""")
+
+
+def handler_admitted(run: Run, scopes: Scopes) -> str | None:
+    """"lets an event handler's attribute through …" for a run that adds ``'on…'`` to a list that admits (by its name or
+    its file's)."""
+    olds = {m["attr"] for line in run.removed if (m := _HANDLER_ENTRY_RE.match(line))}
+    new = next((m["attr"] for line in run.added if (m := _HANDLER_ENTRY_RE.match(line)) and m["attr"] not in olds), None)
+    if new is None:
+        return None
+    name = _list_name(scopes.lines(run.path, picked=True), run.start - 1) or run.path.rsplit("/", 1)[-1].split(".", 1)[0]
+    if not _admits(name):
+        return None
+    return f"lets an event handler's attribute through ({new} in {name}: a script in the markup runs where it is kept)"
+
+
 def _turned_off(added: Sequence[str], removed: Sequence[str]) -> bool:
     return len(added) == 1 and len(removed) == 1 and _ON_RE.match(removed[0]) is not None and _OFF_RE.match(added[0]) is not None
 
@@ -181,7 +203,7 @@ def dropped_refusals(runs: Sequence[Run], scopes: Scopes) -> dict[str, str]:
     turned: dict[str, str] = {}
     labels = 0
     for run in runs:
-        if run.path in candidates or run.path in turned or not (run.removed or any("/0" in line for line in run.added)):
+        if run.path in candidates or run.path in turned or not (run.removed or any("/0" in line or "'on" in line or '"on' in line for line in run.added)):
             continue
         added, removed = [ln for ln in run.added if ln.strip()], [ln for ln in run.removed if ln.strip()]
         if len(removed) > 2 * _MOST_ENTRIES or len(added) > 2 * _MOST_ENTRIES:
@@ -189,6 +211,10 @@ def dropped_refusals(runs: Sequence[Run], scopes: Scopes) -> dict[str, str]:
         if labels < _MOST_LABELS and any("/0" in line for line in added) and (opened := opened_to_all(run, added, removed, scopes)):
             labels += 1
             turned[run.path] = opened
+            continue
+        if labels < _MOST_LABELS and any("'on" in line or '"on' in line for line in added) and (let := handler_admitted(run, scopes)):
+            labels += 1
+            turned[run.path] = let
             continue
         if _turned_off(added, removed) and labels < _MOST_LABELS:
             labels += 1

