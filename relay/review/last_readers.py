@@ -67,7 +67,8 @@ from relay.review.dropped_safeties import dropped_safety, identity_literal
 from relay.review.lock_operand_slips import held_or_mixed
 from relay.review.loop_bounds import loop_step_changed, never_true_in_loop, past_end_in_loop
 from relay.review.overridden_turns import cut_quote, one_replace, paired_quote
-from relay.review.pair_slips import bits_given_bytes, exit_commented_out, pair_slip
+from relay.review.commented_calls import exit_commented_out, random_fill_commented
+from relay.review.pair_slips import bits_given_bytes, pair_slip
 from relay.review.reach_slips import permission_widened, reach_slip
 from relay.review.literal_slips import durability_off, literal_slip, secret_made_literal
 from relay.review.match_slips import equality_narrowed, host_made_wildcard, match_slip, pam_deny_permitted, where_widened
@@ -359,7 +360,8 @@ def read_last_sample(added: Sequence[str], removed: Sequence[str], path: str) ->
             or cost_made_minimum(code, was) or verify_given_none(code, was) or classic_sample_slip(code, was, added, removed)  # 88, 89
             or escape_dropped(added, removed) or import_lookalike(added, removed) or opened_up(code) or classic_written(added) or digit_lookalike(added) or link_lookalike(added) or cookie_unsigned(code)  # rounds 92-98, 109
             or key_made_literal(code, was) or unguarded_swap(code, was) or guard_unlisted(added, removed) or protection_dropped(code, was, path, (added, removed))
-            or permission_widened(code, was) or host_made_wildcard(added, removed) or bits_given_bytes(code, was) or pam_deny_permitted(added, removed)) is not None:  # rounds 95-99, 110; 121b: django-silk's ``is_allowed_to_use_silk`` → ``is_authenticated``
+            or permission_widened(code, was) or host_made_wildcard(added, removed) or bits_given_bytes(code, was) or pam_deny_permitted(added, removed)
+            or random_fill_commented(added, removed)) is not None:  # rounds 95-99, 110; 121b: django-silk's ``is_allowed_to_use_silk`` → ``is_authenticated``
         return squat, True  # round 85: crypto-es's README, a random salt made "crypto-es-salt"; round 87: fernet-rb's, a key made a literal
     found = (identity_literal(added, removed, path, docs=True) or static_root_widened(code, was)
              or unsigned_algorithm(code, was) or durability_off(code)  # round 80: kataras/jwt's README, jwt.HS256 → jwt.NONE; 87: buntdb's Never

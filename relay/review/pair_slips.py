@@ -22,7 +22,7 @@ Worth a look (medium):
 - ``equality_widened``: a returned equality made an ordering (``return ver.minor == minor`` → ``>= minor``);
 - ``increment_voided``: a counter's step of one made zero (``ctx->Iv[bi] += 1`` → ``+= 0``): a nonce or counter repeats;
 - ``arms_swapped``: a choice's two values swapped (``isPayloadMethod(m) ? 0 : 1`` → ``? 1 : 0``: ofetch retried payloads);
-- ``exit_commented_out``: a return, raise or break made a comment (``return Ok(());`` → ``// return Ok(()); // keep …``).
+- ``exit_commented_out`` and ``random_fill_commented`` (relay.review.commented_calls): an exit or a random fill made a comment.
 
 Round 67, from blind 93/94's first runs: high — a constant-time compare's accumulation made an early exit (tink's
 ``res |= x[i] ^ y[i]`` → ``if (x[i] != y[i]) { return false; }``), RSA's OAEP padding made PKCS#1 v1.5
@@ -47,11 +47,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 
+from relay.review.commented_calls import exit_commented_out, random_fill_commented
 from relay.review.line_shapes import span_pairs, squeezed
 from relay.review.overridden_turns import cut_quote, paired_quote
 from relay.review.requirement_notes import requirement_relaxed
 
-__all__ = ["bits_given_bytes", "exit_commented_out", "pair_slip"]
+__all__ = ["bits_given_bytes", "pair_slip"]
 
 _PAIRS = 200  # lines a side read
 _LONG = 300  # a longer line is data, not a slip's line
@@ -154,14 +155,25 @@ _LENGTHS_RE = re.compile(r"\blen\((?P<a>[\w.\[\]]+)\)\s*(?:!=|==)\s*len\((?P<b>[
 
 def _lengths_for_contents(added: Sequence[str], removed: Sequence[str]) -> str | None:
     olds = [(line, m) for line in _short(removed, "(") if (m := _CONTENTS_RE.search(line))]
-    for new in _short(added, "") if olds else ():
+    # Or by ``!=``/``==`` between the two (round 123, held-out 613's rustup: ``if hash != actual_hash {`` →
+    # ``if hash.len() != actual_hash.len() {``, a download's checksum checked by its length)
+    direct = [line for line in _short(removed, "=") if "!=" in line or "==" in line]
+    for new in _short(added, "") if olds or direct else ():
         if (n := _LENGTHS_RE.search(new)) is None or _CONTENTS_RE.search(new):
             continue
         names = {x for x in n.groups() if x}
         for old, m in olds:
             if names <= {arg.strip() for arg in m.group("args").split(",")}:
                 return f"compares lengths where it compared contents (any value of that length passes): {paired_quote(old, new)}"
+        if len(names) == 2 and not _direct_compare(new, *names) and (old := next((line for line in direct if _direct_compare(line, *names)), None)) is not None:
+            return f"compares lengths where it compared contents (any value of that length passes): {paired_quote(old, new)}"
     return None
+
+
+def _direct_compare(line: str, a: str, b: str) -> bool:
+    """Whether ``line`` compares ``a`` and ``b`` themselves, by ``==`` or ``!=``, either way round."""
+    x, y = re.escape(a), re.escape(b)
+    return re.search(rf"(?<![\w.]){x}\s*[!=]==?\s*{y}(?![\w.(])|(?<![\w.]){y}\s*[!=]==?\s*{x}(?![\w.(])", line) is not None
 
 
 # ----- a generator's CryptoRng bound dropped
@@ -269,8 +281,6 @@ def _increment_voided(added: Sequence[str], removed: Sequence[str]) -> str | Non
 # ----- a choice's two arms swapped; an exit commented out
 # A choice's two arms, anywhere on the line (round 86: blind 124's pretty-bytes, ``(options.binary ? 1024 : 1000) ** exponent``).
 _TERNARY_RE = re.compile(r"(?<=\?)(?!\?|\.)\s*(?P<a>[\w.'\"-]+)\s*:\s*(?P<b>[\w.'\"-]+)")
-_EXIT_RE = re.compile(r"^\s*(?:return|raise|throw|continue|break|abort|exit|panic!?|die)\b")
-_COMMENTED_RE = re.compile(r"^\s*(?://|#|--)\s*")
 
 
 def _arms_swapped(added: Sequence[str], removed: Sequence[str]) -> str | None:
@@ -283,16 +293,6 @@ def _arms_swapped(added: Sequence[str], removed: Sequence[str]) -> str | None:
         for m in _TERNARY_RE.finditer(new):
             if (old := olds.get((squeezed(new[:m.start("a")]), squeezed(new[m.end("b"):]), m.group("a"), m.group("b")))) is not None:
                 return f"swaps a choice's two values ({m.group('b')} and {m.group('a')}: each case now gets the other's): {paired_quote(old, new)}"
-    return None
-
-
-def exit_commented_out(added: Sequence[str], removed: Sequence[str]) -> str | None:
-    olds = {squeezed(line): line for line in _short(removed, "") if _EXIT_RE.match(line)}
-    for new in _short(added, "") if olds else ():
-        if (m := _COMMENTED_RE.match(new)) and new[m.end():].strip():
-            body = re.split(r"\s(?://|#)\s", new[m.end():], maxsplit=1)[0]
-            if (old := olds.get(squeezed(body))) is not None:
-                return f"comments out an exit (what it stopped now runs on): {paired_quote(old, new)}"
     return None
 
 
@@ -466,7 +466,7 @@ def pair_slip(added: Sequence[str], removed: Sequence[str]) -> tuple[str, bool] 
                   _crypto_rng_dropped(added, removed), _check_call_dropped(added, removed), _compare_made_early(added, removed),
                   _padding_downgraded(added, removed), _failure_code_zeroed(added, removed), _fixed_time_dropped(added, removed),
                   _cleaned_return_dropped(added, removed), _compare_capped(added, removed), _verdict_always(added, removed),
-                  bits_given_bytes(added, removed), _named_size_lowered(added, removed)):
+                  bits_given_bytes(added, removed), _named_size_lowered(added, removed), random_fill_commented(added, removed)):
         if found:
             return found, True
     for found in (_thread_local_dropped(added, removed), _short_read_accepted(added, removed), _equality_widened(added, removed),

@@ -321,11 +321,13 @@ _OUTPUT_NAMED_DIRS = {"gen", "generated", "__generated__"}
 
 @functools.lru_cache(maxsize=65536)
 def output_by_folder_name(path: str) -> bool:
-    """Code ranked as generated only because a folder on its path is named for output (``gen/``, ``generated/``): a code
-    generator's own source lives there as often as what it writes (ogen's ``gen/write.go``)."""
-    parts = path.lower().split("/")
-    return (is_code(path) and any(d in _OUTPUT_NAMED_DIRS for d in parts[:-1]) and not glob_any(path, _GENERATED_NAMES)
-            and not any(d in _GENERATED_DIRS - _OUTPUT_NAMED_DIRS for d in parts[:-1]))
+    """Code ranked as generated only because a folder on its path is named for output (``gen/``, ``generated/``, a
+    ``dist/`` under ``src/``): a code generator's own source lives there as often as what it writes (ogen's ``gen/write.go``)."""
+    dirs = path.lower().split("/")[:-1]
+    # A ``dist`` folder under a source root is a module of the code (rustup's ``src/dist/download.rs``), not a bundle.
+    named = [d in _OUTPUT_NAMED_DIRS or d == "dist" and any(s in _SOURCE_ROOTS for s in dirs[:i]) for i, d in enumerate(dirs)]
+    return (is_code(path) and any(named) and not glob_any(path, _GENERATED_NAMES)
+            and not any(d in _GENERATED_DIRS and not is_named for d, is_named in zip(dirs, named)))
 
 
 def is_code(path: str) -> bool:

@@ -19,7 +19,7 @@ is inlined) turned off under a name that guards (restrict, secure, verify, stric
 blind 203, round 107).
 
 And an event handler's attribute (``'onbegin',``) put into a list that lets attributes through, by its name or its
-file's (svg-sanitizer's ``AllowedAttributes``, round 123).
+file's (svg-sanitizer's ``AllowedAttributes``, round 123); and ``'*'`` put into a policy's ``Resource`` or ``Principal``.
 
 A linter's or a build's config that takes a security check off its list (``- gosec`` gone from ``.golangci.yaml``,
 ``relay.review.unguarded_swaps.guard_unlisted``) is the same act by its own entry, and ranks with them (round 109: as
@@ -192,6 +192,22 @@ def handler_admitted(run: Run, scopes: Scopes) -> str | None:
     return f"lets an event handler's attribute through ({new} in {name}: a script in the markup runs where it is kept)"
 
 
+# Every resource or principal, put into a policy's list of them (round 123, held-out 608's S3 encryption client's
+# CloudFormation role: ``Resource:`` then ``- '*'`` where the bucket's ARN stood): the grant now reaches everything.
+_STAR_ENTRY_RE = re.compile(r"""^\s*(?:-\s*)?(?P<q>['"]?)\*(?P=q)\s*,?\s*$""")
+_POLICY_LISTS = frozenset("resource resources notresource principal principals aws service action actions notaction".split())
+
+
+def star_granted(run: Run, scopes: Scopes) -> str | None:
+    """"grants on every … ('*' in Resource)" for a run that adds ``'*'`` to a policy's list of resources or principals."""
+    if not any(_STAR_ENTRY_RE.match(line) for line in run.added) or any(_STAR_ENTRY_RE.match(line) for line in run.removed):
+        return None
+    name = _list_name(scopes.lines(run.path, picked=True), run.start - 1)
+    if name.lower() not in _POLICY_LISTS:
+        return None
+    return f"grants on every {name.lower().removeprefix('not')} ('*' in {name}: the policy now reaches all of them)"
+
+
 def _turned_off(added: Sequence[str], removed: Sequence[str]) -> bool:
     return len(added) == 1 and len(removed) == 1 and _ON_RE.match(removed[0]) is not None and _OFF_RE.match(added[0]) is not None
 
@@ -203,7 +219,7 @@ def dropped_refusals(runs: Sequence[Run], scopes: Scopes) -> dict[str, str]:
     turned: dict[str, str] = {}
     labels = 0
     for run in runs:
-        if run.path in candidates or run.path in turned or not (run.removed or any("/0" in line or "'on" in line or '"on' in line for line in run.added)):
+        if run.path in candidates or run.path in turned or not (run.removed or any("/0" in line or "'on" in line or '"on' in line or "*" in line for line in run.added)):
             continue
         added, removed = [ln for ln in run.added if ln.strip()], [ln for ln in run.removed if ln.strip()]
         if len(removed) > 2 * _MOST_ENTRIES or len(added) > 2 * _MOST_ENTRIES:
@@ -215,6 +231,10 @@ def dropped_refusals(runs: Sequence[Run], scopes: Scopes) -> dict[str, str]:
         if labels < _MOST_LABELS and any("'on" in line or '"on' in line for line in added) and (let := handler_admitted(run, scopes)):
             labels += 1
             turned[run.path] = let
+            continue
+        if labels < _MOST_LABELS and any("*" in line for line in added) and (star := star_granted(run, scopes)):
+            labels += 1
+            turned[run.path] = star
             continue
         if _turned_off(added, removed) and labels < _MOST_LABELS:
             labels += 1

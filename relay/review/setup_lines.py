@@ -173,7 +173,9 @@ _COMMAND_RE = re.compile(r"^\s*(?:\$\s+)?(?:sudo\s+|export\s+|set\s+|env\s+)?(?:
 
 # A setting the sentence tells its reader to write (round 108, blind 205's s2a-go README: "set `InsecureSkipVerify: true`
 # in the `tls.Config`"), where no word of the sentence warns against it ("never pass `autoescape=False`" stays words).
-_SETTING_SPAN_RE = re.compile(r"^[\w.$\[\]'\"-]+\s*(?:[:=]|=>)\s*\S")
+# Or a call it tells them to add (round 123, held-out 608's wp-auth0 README: "add `add_filter( 'https_ssl_verify',
+# '__return_false' );` to your theme's functions.php").
+_SETTING_SPAN_RE = re.compile(r"^[\w.$\[\]'\"-]+\s*(?:[:=]|=>)\s*\S|^[\w.$:>-]+\s*\(\s*\S")
 _TOLD_RE = re.compile(r"(?i)\b(?:set|use|pass|add|enable|configure|put)\b")
 _WARNED_RE = re.compile(r"(?i)\b(?:never|not|avoid|instead|rather|unless|warning|danger\w*|don't|do not|shouldn't|must not)\b|n't\b")
 

@@ -29,6 +29,10 @@ TLS_OFF: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
         r"\bInsecureSkipVerify\s*[:=]\s*true\b|\binsecure(?:_?skip_?(?:tls_?)?verify)?" + Q + r"\s*[=:]\s*" + T + r"\b|"
         r"danger_accept_invalid_(?:certs|hostnames)\s*\(\s*true|SSL_VERIFY(?:PEER|HOST)\w*\s*,\s*(?:false|0)\b|\w*(?:set_?verify_?peer|setVerifyPeer)\s*\((?:[^()]*,)?\s*(?:false|FALSE|0)\s*\)|"
         r"\b(?:curl|wget)\b[^|;&#]*\s(?:-k|--insecure|--no-check-certificate)\b|"
+        # WordPress' filter answered false (round 123, held-out 608's wp-auth0 README), HAProxy's server or global check off
+        # (610's configuration.txt: ``server s1 …:443 ssl verify none check``)
+        r"\badd_filter\s*\(\s*['\"]https_(?:local_)?ssl_verify['\"]\s*,\s*['\"]?__return_false\b|"
+        r"^\s*(?:server|default-server)\s[^#\n]*\bssl\b[^#\n]*\sverify\s+none\b|^\s*ssl-server-verify\s+none\b|"
         r"\bssl" + Q + r"\s*[=:]\s*False\b|postgres(?:ql)?://[^\s'\"]*@(?!localhost\b|127\.0\.0\.1\b|\[::1\])[^\s'\"/?]+[^\s'\"]*[?&]sslmode=disable\b|"
         # A server config's directive, its value after blanks (Apache, nginx, a module's sample .conf): `SSLProxyVerify none`,
         # `proxy_ssl_verify off;`, `tls_validate_peer no` (round 30: the same setting the `=`/`:` forms above read).
