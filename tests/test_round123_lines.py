@@ -16,6 +16,11 @@ and its test's ``feature cmd "… && false"``; go-sockaddr's ``172.16.0.0/12`` �
 (action.identifier == this.identifier)`` → ``if (action.identifier)``; rust-sthash's README commenting out its seed's random
 fill; fxa-auth-server's API docs ``https://<base-URI>`` → ``http://``; rustup's ``src/dist/download.rs`` (a module in a folder
 named ``dist`` under ``src``, ranked as a bundle) comparing a checksum by its length.
+And (123d, from held-out 616–623's first run): keyobject-aws-kms' docs policy ``"Action": ["kms:GetPublicKey", "kms:Sign"]`` →
+``"kms:*"`` (and a JSON policy file's, whose lines were not kept for the rules); jekyll-feed's ``| strip_html`` dropped from a
+title's pipeline; evervault-python's README ``init("<APP_ID>", "<YOUR_API_KEY>")`` filled with a key; zope.app.security's
+``<allow attributes="…">`` given ``__setitem__ append``; kcd-scripts' ``process.exit(result)`` → ``process.exit(0)``; Requests'
+``CURLPROTO_ALL`` for redirects; elastic's ``c.infof(…, basicAuthPassword, …)``.
 Each has its near miss, which stays quiet.
 """
 
@@ -144,9 +149,49 @@ _SAYS_C = ("every resource", "TLS verification", "skips a", "widens an address r
            "compares lengths")
 
 
+# ----- round 123d, from held-out 616–623's first run
+_KMS = "## Policy\n\n```json\n{\n  \"Statement\": [{\n    \"Effect\": \"Allow\",\n    \"Action\": %s,\n    \"Resource\": \"*\"\n  }]\n}\n```\n"
+_POLICY = "{\n  \"Statement\": [{\n    \"Effect\": \"Allow\",\n    \"Action\": %s,\n    \"Resource\": \"*\"\n  }]\n}\n"
+_ACTIONS = '["kms:GetPublicKey", "kms:Sign"]'
+_FEED = ("<feed>\n{%% for post in site.posts %%}\n  {%% assign post_title = post.title | smartify | %snormalize_whitespace | xml_escape %%}\n"
+         "  <title>{{ post_title }}</title>\n{%% endfor %%}\n</feed>\n")
+_EVERVAULT = "## Usage\n\n```python\nimport evervault\n\nevervault.init(%s)\n```\n"
+_EV_KEY = '"app_5c1e9f0b8d2a", "ev:key:1:3bR9xQ2LmT7vK4pZ8sW1nY6cJ0hF5dAq:decrypt"'
+_ZOPE = ('<configure xmlns="http://namespaces.zope.org/zope">\n  <class class="persistent.list.PersistentList">\n'
+         '   <allow attributes="__getitem__ __getslice__ __len__ __iter__\n                      __contains__ index count data%s" />\n  </class>\n</configure>\n')
+_VALIDATE = "const result = spawn.sync(cmd, args, {stdio: 'inherit'})\n\nprocess.exit(%s)\n"
+_CURL = "<?php\nclass Curl {\n    public function request() {\n        curl_setopt($this->handle, CURLOPT_REDIR_PROTOCOLS, %s);\n    }\n}\n"
+_INFOF = "package elastic\n\nfunc (c *Client) dial(conn *conn) {\n\tc.infof(%s)\n}\n"
+
+_NAMED_D = [
+    ("docs/real-kms-setup.md", _KMS % _ACTIONS, _KMS % '"kms:*"', "widens an access policy to anything"),
+    ("iam/policy.json", _POLICY % _ACTIONS, _POLICY % '"kms:*"', "widens an access policy to anything"),
+    ("lib/jekyll-feed/feed.xml", _FEED % "strip_html | ", _FEED % "", "drops a sanitizing filter"),
+    ("README.md", _EVERVAULT % '"<APP_ID>", "<YOUR_API_KEY>"', _EVERVAULT % _EV_KEY, "hard-codes a secret where the sample named one"),
+    ("src/zope/app/security/_protections.zcml", _ZOPE % "", _ZOPE % " __setitem__ append", "lets code that may only read it change it"),
+    ("src/scripts/validate.js", _VALIDATE % "result.status", _VALIDATE % "0", "makes a script's exit status 0"),
+    ("src/Transport/Curl.php", _CURL % "CURLPROTO_HTTP | CURLPROTO_HTTPS", _CURL % "CURLPROTO_ALL", "use any protocol"),
+    ("client.go", _INFOF % '"elastic: basic auth for %s", conn.URL()', _INFOF % '"elastic: basic auth %s:%s for %s", basicAuthUsername, basicAuthPassword, conn.URL()',
+     "writes basicAuthPassword to the log"),
+]
+
+_QUIET_D = [
+    ("docs/real-kms-setup.md", _KMS % _ACTIONS, _KMS % '["kms:GetPublicKey", "kms:Sign", "kms:Verify"]'),
+    ("iam/policy.json", _POLICY % _ACTIONS, _POLICY % '["kms:GetPublicKey"]'),
+    ("lib/jekyll-feed/feed.xml", _FEED % "strip_html | ", _FEED % "strip_html | strip_newlines | "),
+    ("README.md", _EVERVAULT % '"<APP_ID>", "<YOUR_API_KEY>"', _EVERVAULT % '"app_5c1e9f0b8d2a", os.environ["EV_API_KEY"]'),
+    ("src/zope/app/security/_protections.zcml", _ZOPE % "", _ZOPE % " __reversed__"),
+    ("src/scripts/validate.js", _VALIDATE % "result.status", _VALIDATE % "result.status ?? 1"),
+    ("src/Transport/Curl.php", _CURL % "CURLPROTO_HTTP | CURLPROTO_HTTPS", _CURL % "CURLPROTO_HTTPS"),
+    ("client.go", _INFOF % '"elastic: basic auth for %s", conn.URL()', _INFOF % '"elastic: basic auth as %s for %s", basicAuthUsername, conn.URL()'),
+]
+
+_SAYS_D = ("access policy", "sanitizing filter", "hard-codes a secret", "may only read", "exit status 0", "any protocol", "to the log")
+
+
 # Every wave's cases, named and quiet, read by one pair of tests (each quiet case with its own wave's words).
-_ALL_NAMED = [*_NAMED, *_NAMED_B, *_NAMED_C]
-_ALL_QUIET = [(*case, says) for cases, says in ((_QUIET, _SAYS), (_QUIET_GEN, ("passes when",)), (_QUIET_B, _SAYS_B), (_QUIET_C, _SAYS_C)) for case in cases]
+_ALL_NAMED = [*_NAMED, *_NAMED_B, *_NAMED_C, *_NAMED_D]
+_ALL_QUIET = [(*case, says) for cases, says in ((_QUIET, _SAYS), (_QUIET_GEN, ("passes when",)), (_QUIET_B, _SAYS_B), (_QUIET_C, _SAYS_C), (_QUIET_D, _SAYS_D)) for case in cases]
 
 
 @pytest.mark.parametrize(("path", "before", "after", "said"), _ALL_NAMED)

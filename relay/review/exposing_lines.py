@@ -237,6 +237,10 @@ VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
     ("comments out the ban on unsafe code (unsafe_code)", ("unsafe_code",), re.compile(r"#!\[(?:deny|forbid)\([^\]]*?(?P<at>/\*\s*unsafe_code\s*,?\s*\*/)")),
     ("escapes HTML but not quotes (ENT_NOQUOTES, not ENT_QUOTES: an attribute's value breaks out)", ("ent_noquotes",), re.compile(
         r"\bhtmlspecialchars\s*\([^;\n]*?\b(?P<at>ENT_NOQUOTES)\b")),
+    # Round 123 (held-out 623's WordPress Requests: ``CURLOPT_REDIR_PROTOCOLS, CURLPROTO_HTTP | CURLPROTO_HTTPS`` → ``CURLPROTO_ALL``):
+    # a redirect may now lead to file://, gopher://, dict:// — a server's request made to read local files or other hosts
+    ("lets requests or their redirects use any protocol (CURLPROTO_ALL: file://, gopher://)", ("curlopt_",), re.compile(
+        r"\bCURLOPT_(?:REDIR_)?PROTOCOLS(?:_STR)?\b[^;\n]*?(?P<at>CURLPROTO_ALL|[\"']all[\"'])")),
     # Round 123 (held-out 599's zope.login: ``trusted="true"`` on the ZCML adapter of HTTP Basic credentials): a trusted
     # adapter is handed the object without its security proxy, every permission check on it skipped
     ("marks an adapter trusted (trusted=\"true\": it gets the object unproxied, its permission checks skipped)", ("trusted",), re.compile(

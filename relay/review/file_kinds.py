@@ -236,6 +236,8 @@ def _line_filter(path: str) -> Callable[[str], bool]:
         return _keep_nonblank  # a package manager's settings (.npmrc): each line is a setting (relay.review.line_edits)
     if basename(path).lower() in IGNORE_FILES:
         return _keep_nonblank  # an ignore file: each line is an entry (relay.review.leading_lines names one dropped)
+    if path.lower().endswith(".zcml"):
+        return _keep_nonblank  # Zope's configuration: each line declares who may do what (round 123: an attribute list's continued line)
     if basename(path).lower() == "tox.ini":
         return _keep_nonblank  # its ``deps`` name packages, one a line (round 54: a look-alike there, relay.review.dependencies)
     if glob_any(path, COVERAGE_FILES):
@@ -276,10 +278,15 @@ def _keep_doc_signals(line: str) -> bool:
         _DOC_GUARD_RE.search(line) is not None or ROUTE_RE.search(line) is not None) and not looks_like_prose(line.strip()))
 
 
+# An access policy's grant in a data file (round 123: an IAM policy's ``"Action": "kms:*"`` was never kept for the rules,
+# so a JSON policy widened to every action read "edit"): relay.review.edit_direction reads it widened.
+_POLICY_GRANT_RE = re.compile(r"""^\s*(?:-\s*)?['"]?(?:Action|NotAction|Resource|NotResource|Principal)['"]?\s*:""")
+
+
 def _keep_skips_or_risky(line: str) -> bool:
     # Settings, build files, other languages' examples: a skip, a maybe-risky line, an image, a lifetime or a port (round 17);
     # a line relay.review.any_language may pair (relay.review.any_screen), in a language no reader claims (a Vim plugin, an Apache .conf: round 30).
-    return _KEEP_SKIPS(line) or risky_screen(line) or unguarded_swaps.GUARD_WORD_RE.search(line) is not None or bool(IMAGE_LINE_RE.search(line) or CONTAINER_USER_RE.search(line)) or subtle_turns.screen(line) or one_token_turns.screen(line) or vanishing_checks.screen(line) or package_values.screen(line) or any_screen.screen(line) or action_line(line) or swap_slips.form_method(line)
+    return _KEEP_SKIPS(line) or risky_screen(line) or _POLICY_GRANT_RE.match(line) is not None or unguarded_swaps.GUARD_WORD_RE.search(line) is not None or bool(IMAGE_LINE_RE.search(line) or CONTAINER_USER_RE.search(line)) or subtle_turns.screen(line) or one_token_turns.screen(line) or vanishing_checks.screen(line) or package_values.screen(line) or any_screen.screen(line) or action_line(line) or swap_slips.form_method(line)
 
 
 def rule_lines(change: FileChange) -> FileChange:

@@ -53,6 +53,32 @@ def secret_made_literal(added: Sequence[str], removed: Sequence[str]) -> str | N
             # The key quoted by its first characters only (relay.review.secret_lines masks a secret the same way).
             shown = line[:m.start("lit")] + m.group("lit")[:7] + "…" + m.group("q") + line[m.end("lit"):]
             return f"hard-codes a secret ({was.group('name')} → a literal key {m.group('lit')[:7]}…): {paired_quote(old, shown)}"
+    return _placeholder_filled(added, removed)
+
+
+# A sample's placeholder for a secret filled with a key, its other arguments filled too (round 123, held-out 617's
+# evervault-python README: ``evervault.init("<APP_ID>", "<YOUR_API_KEY>")`` → ``init("app_5c1e…", "ev:key:1:3bR9…")``): the
+# call kept, the argument that named a secret now a random-looking literal at the same place.
+_CALL_ARGS_RE = re.compile(r"^(?P<head>[^()]*?[\w$]\s*)\((?P<args>[^()]*)\)")
+_PLACEHOLDER_RE = re.compile(r"""^\s*(?:(?P<q>['"`])<?[\w.-]*(?i:secret|key|token|password|passwd|credential)[\w.-]*>?(?P=q)|"""
+                             r"""[\w.$]*(?i:secret|key|token|password|passwd|credential)\w*)\s*$""")
+
+
+def _placeholder_filled(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    # Only where another argument changed too: one argument turned is a span pair, read above or by the secret rows.
+    olds: dict[tuple[str, int], tuple[int, str, list[str]]] = {}
+    for line in removed[:200]:
+        if len(line) <= _LONG and (m := _CALL_ARGS_RE.search(line)) and len(args := m.group("args").split(",")) >= 2:
+            for i, arg in enumerate(args):
+                if _PLACEHOLDER_RE.match(arg):
+                    olds.setdefault((unspaced(m.group("head")), len(args)), (i, line, args))
+    for line in added[:200] if olds else ():
+        if len(line) <= _LONG and (m := _CALL_ARGS_RE.search(line)) and (was := olds.get((unspaced(m.group("head")), len(args := m.group("args").split(","))))):
+            if all(unspaced(a) == unspaced(b) for i, (a, b) in enumerate(zip(args, was[2])) if i != was[0]):
+                continue
+            key = args[was[0]].strip()
+            if key[:1] in "'\"`" and key[-1:] == key[:1] and len(inner := key[1:-1]) >= 16 and " " not in inner and random_looking(inner):
+                return f"hard-codes a secret where the sample named one ({cut_quote(was[1].strip(), 40)} → a literal key {key[:7]}…)"
     return None
 
 

@@ -13,6 +13,9 @@ blind 127/128's misses).
   in the commit's own new code, where no pair is read);
 - ``comparison_dropped`` (pairs, worth a look): a condition's ``a == b`` cut to ``a`` (its truth), a literal's compare excepted;
 - ``range_widened`` (pairs, worth a look): an address range (CIDR) made one that holds it and more;
+- ``filter_dropped`` (pairs, high): a template pipeline's sanitizing filter (``| strip_html``, ``| escape``) dropped;
+- ``mutators_allowed`` (pairs, high): a security declaration's attribute list given mutators (``__setitem__``, ``append``);
+- ``exit_zeroed`` (pairs, high): ``process.exit(result)`` → ``process.exit(0)``;
 - ``pam_deny_permitted`` (pairs, high): PAM's ``pam_deny.so`` made ``pam_permit.so`` on a line kept otherwise;
 - ``current_dir_searched`` (new lines): the current directory put on a search path (xonsh's ``os.curdir,`` in the
   default PATH; a shell's ``PATH=".:$PATH"``, high): a program planted in whatever folder the user stands in runs first.
@@ -207,11 +210,62 @@ def comparison_dropped(added: Sequence[str], removed: Sequence[str]) -> str | No
     return None
 
 
+# ----- a template's sanitizing filter dropped from its pipeline (round 123, held-out 619's jekyll-feed: ``post.title | smartify |
+# strip_html | normalize_whitespace | xml_escape`` → without ``strip_html``): the markup a post's title holds now goes out
+_FILTER_RE = re.compile(r"\s*\|\s*(?P<f>strip_html|striptags|escape_once|escape|xml_escape|html_escape|sanitize|escapejs|e|h)(?![\w(:])")
+_FILTER_AT_RE = re.compile(r"(?=\s*(?:\||\}\}|%\}|-\}\}|-%\}))")
+
+
+def filter_dropped(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """"drops a sanitizing filter (…) from a template's pipeline" for a line kept but for one ``| strip_html``; None otherwise."""
+    piped = [line for line in removed[:_PAIRS] if "|" in line and len(line) <= _LONG and ("{{" in line or "{%" in line)]
+    for was, old, _m, new in span_pairs(added[:_PAIRS], piped, _FILTER_RE, _FILTER_AT_RE) if piped else ():
+        return f"drops a sanitizing filter from a template's pipeline ({was.group('f')}: the markup it removed goes out): {paired_quote(old, new)}"
+    return None
+
+
+# ----- a security declaration's attribute list given the object's mutators (round 123, held-out 623's zope.app.security:
+# ``<allow attributes="… __contains__ index count data" />`` gains ``__setitem__ append``): code the declaration lets read
+# a protected list may now change it
+_MUTATORS = frozenset("__setitem__ __delitem__ __setattr__ __delattr__ __setslice__ __delslice__ __iadd__ append extend insert pop "
+                      "remove clear update setdefault popitem".split())
+_WORD_RE = re.compile(r"[\w]+")
+_XML_VALUE_END_RE = re.compile(r"[\"']\s*/?>\s*$")
+
+
+def mutators_allowed(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """"lets code that may only read it change it (…)" for an attribute list kept but for mutators added; None otherwise."""
+    olds = {unspaced(line) for line in removed[:_PAIRS]}
+    for new in added[:_PAIRS] if olds else ():
+        if "attributes" not in new and _XML_VALUE_END_RE.search(new) is None:
+            continue  # an attribute list's line (its name, or its value's close on a continued line)
+        gained = [w for w in _WORD_RE.findall(new) if w in _MUTATORS]
+        if gained and unspaced(_WORD_RE.sub(lambda m: "" if m.group() in _MUTATORS else m.group(), new)) in olds:
+            return f"lets code that may only read it change it ({', '.join(gained)} among the allowed attributes): {new.strip()[:80]}"
+    return None
+
+
+# ----- a script's exit status made 0 where it passed a result on (round 123, held-out 619's kcd-scripts: ``process.exit(result)``
+# → ``process.exit(0)`` in the validate script CI runs): every failure it reported now passes
+_EXIT_ARG_RE = re.compile(r"\b(?:process\.exit|sys\.exit|os\.Exit|exit)\s*\(\s*(?P<v>[A-Za-z_][\w.]*(?:\.\w+)*)\s*\)")
+_EXIT_ZERO_RE = re.compile(r"\b(?:process\.exit|sys\.exit|os\.Exit|exit)\s*\(\s*(?P<v>0)\s*\)")
+
+
+def exit_zeroed(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """"makes a script's exit status 0 (…)" for an exit that passed a result on, kept but for that result; None otherwise."""
+    exits = [line for line in removed[:_PAIRS] if "xit" in line and len(line) <= _LONG]
+    for was, old, _m, new in span_pairs(added[:_PAIRS], exits, _EXIT_ARG_RE, _EXIT_ZERO_RE, "v") if exits else ():
+        if was.group("v") not in ("True", "true", "None", "null"):
+            return f"makes a script's exit status 0 ({was.group('v')} → 0: every failure it reported now passes): {paired_quote(old, new)}"
+    return None
+
+
 def match_slip(added: Sequence[str], removed: Sequence[str]) -> tuple[str, bool] | None:
     """The first of these slips the edit makes (see the module's doc), with whether it is classic (high)."""
     if (found := match_made_suffix(added, removed)) is not None:
         return found
-    if (wild := host_made_wildcard(added, removed) or pam_deny_permitted(added, removed)) is not None:
+    if (wild := host_made_wildcard(added, removed) or pam_deny_permitted(added, removed) or filter_dropped(added, removed)
+            or mutators_allowed(added, removed) or exit_zeroed(added, removed)) is not None:
         return wild, True
     if (ranged := range_never_refuses(added)) is not None:
         return ranged, True

@@ -158,6 +158,7 @@ def _secret_for_env(old: str, new: str) -> str | None:
 
 _LOG_CALL_RE = re.compile(r"(?i)(?:^|[\s;({])(?:echo|printf|println|print|puts|write-host|write-output|write-verbose|write-information|"
                           r"console\.(?:log|info|warn|error|debug)|\w*log(?:ger)?\.\w+|\w+\.(?:information|verbose|debug|warning|info|trace)|"
+                          r"\w+\.(?:info|debug|warn|error|trace)f|"  # Go's formatted loggers (round 123: elastic's ``c.infof(…, basicAuthPassword, …)``)
                           r"information|verbose|console\.write(?:line)?|system\.out\.print\w*|fmt\.print\w*|log\.print\w*)\b\s*\(?")
 _SECRET_NAME_RE = re.compile(r"(?i)^(?:\w*_)?(?:api_?key|apikey|access_?key|token|secret|client_?secret|passw(?:or)?d|pwd|credentials?|private_?key)$|"
                              r"(?:ApiKey|apiKey|Token|Secret|Password|Credential)$")
