@@ -21,6 +21,10 @@ And (123d, from held-out 616–623's first run): keyobject-aws-kms' docs policy 
 title's pipeline; evervault-python's README ``init("<APP_ID>", "<YOUR_API_KEY>")`` filled with a key; zope.app.security's
 ``<allow attributes="…">`` given ``__setitem__ append``; kcd-scripts' ``process.exit(result)`` → ``process.exit(0)``; Requests'
 ``CURLPROTO_ALL`` for redirects; elastic's ``c.infof(…, basicAuthPassword, …)``.
+And (123e, from held-out 624–631's first run): go-crypto-openssl's ``RAND_bytes_ex`` failure answered ``return len(b), nil``;
+paratest's ``sys_get_temp_dir()`` made ``'/tmp/paratest'``; sds' README ``read(…, BUFFER_SIZE*2)``; openapi-psr7-validator's README
+fetching from ``$_SERVER['HTTP_HOST']``; yeka/zip's README ``zip.StandardEncryption``; mail-mime-parser's README saving to
+``'/var/www/uploads/' . $att->getFilename()``; Zappa's policy ``"lambda:*"``; sop/asn1's ``\\x01-\\x7f`` → ``\\x00-\\xff``.
 Each has its near miss, which stays quiet.
 """
 
@@ -189,9 +193,49 @@ _QUIET_D = [
 _SAYS_D = ("access policy", "sanitizing filter", "hard-codes a secret", "may only read", "exit status 0", "any protocol", "to the log")
 
 
+# ----- round 123e, from held-out 624–631's first run
+_RAND = ("package openssl\n\nfunc (r randReader) Read(b []byte) (int, error) {\n\tif _, err := ossl.RAND_bytes_ex(nil, b, 0); err != nil {\n"
+         "\t\treturn %s\n\t}\n\treturn len(b), nil\n}\n")
+_OPTIONS = ("<?php\nclass Options {\n    function define() {\n        $this->addOption(\n                'tmp-dir',\n"
+            "                'Temporary directory for internal ParaTest files',\n                %s,\n        );\n    }\n}\n")
+_SDS = "Example:\n\n```c\nnread = read(fd, s+oldlen, %s);\n```\n"
+_OPENAPI = ("## Usage\n\n```php\n$validator = (new \\OpenAPIValidation\\PSR7\\ValidatorBuilder)->fromYaml(file_get_contents(%s))"
+            "->getServerRequestValidator();\n```\n")
+_ZIPW = "## Usage\n\n```go\nw, err := zipw.Encrypt(`test.txt`, `golang`, zip.%s)\n```\n"
+_ATTACH = "## Attachments\n\n```php\n$att = $message->getAttachmentPart(0);\n$att->saveContent(%s);\n```\n"
+_LAMBDA = "{\n  \"Statement\": [{\n    \"Effect\": \"Allow\",\n    \"Action\": [\n      \"%s\"\n    ],\n    \"Resource\": \"*\"\n  }]\n}\n"
+_IA5 = ("<?php\nclass IA5String {\n    protected function _validateString(string $string): bool\n    {\n"
+        "        return 0 == preg_match('/[^\\x%s]/', $string);\n    }\n}\n")
+
+_NAMED_E = [
+    ("openssl/rand.go", _RAND % "0, err", _RAND % "len(b), nil", "fails open"),
+    ("src/Options.php", _OPTIONS % "sys_get_temp_dir()", _OPTIONS % "'/tmp/paratest'", "makes the temporary folder a fixed path"),
+    ("README.md", _SDS % "BUFFER_SIZE", _SDS % "BUFFER_SIZE*2", "grows a read's or a copy's size past its buffer"),
+    ("README.md", _OPENAPI % "$yamlFile", _OPENAPI % "'http://' . $_SERVER['HTTP_HOST'] . '/openapi.yaml'", "fetches from a host the request names"),
+    ("README.md", _ZIPW % "AES256Encryption", _ZIPW % "StandardEncryption", "ZipCrypto"),
+    ("README.md", _ATTACH % "'my-file.ext'", _ATTACH % "'/var/www/uploads/' . $att->getFilename()", "built from the name the sender gave"),
+    ("zappa/policies/attach_policy.json", _LAMBDA % "lambda:InvokeFunctionUrl", _LAMBDA % "lambda:*", "grants on every action"),
+    ("lib/ASN1/Type/Primitive/IA5String.php", _IA5 % "01-\\x7f", _IA5 % "00-\\xff", "widens a byte range"),
+]
+
+_QUIET_E = [
+    ("openssl/rand.go", _RAND % "0, err", _RAND % '0, fmt.Errorf("rand: %w", err)'),
+    ("src/Options.php", _OPTIONS % "sys_get_temp_dir()", _OPTIONS % "sys_get_temp_dir() . '/paratest'"),
+    ("sds.c", "int f(int fd) {\n    char s[BUFFER_SIZE];\n    nread = read(fd, s, BUFFER_SIZE);\n}\n",
+     "int f(int fd) {\n    char s[BUFFER_SIZE*2];\n    nread = read(fd, s, BUFFER_SIZE*2);\n}\n"),  # the buffer grown with it
+    ("README.md", _OPENAPI % "$yamlFile", _OPENAPI % "__DIR__ . '/openapi.yaml'"),
+    ("README.md", _ZIPW % "StandardEncryption", _ZIPW % "AES256Encryption"),
+    ("README.md", _ATTACH % "'my-file.ext'", _ATTACH % "'/var/www/uploads/' . bin2hex(random_bytes(8))"),
+    ("zappa/policies/attach_policy.json", _LAMBDA % "lambda:InvokeFunctionUrl", _LAMBDA % "lambda:InvokeFunction"),
+    ("lib/ASN1/Type/Primitive/IA5String.php", _IA5 % "01-\\x7f", _IA5 % "20-\\x7e"),
+]
+
+_SAYS_E = ("fails open", "fixed path", "past its buffer", "host the request names", "ZipCrypto", "name the sender gave", "every action", "byte range")
+
+
 # Every wave's cases, named and quiet, read by one pair of tests (each quiet case with its own wave's words).
-_ALL_NAMED = [*_NAMED, *_NAMED_B, *_NAMED_C, *_NAMED_D]
-_ALL_QUIET = [(*case, says) for cases, says in ((_QUIET, _SAYS), (_QUIET_GEN, ("passes when",)), (_QUIET_B, _SAYS_B), (_QUIET_C, _SAYS_C), (_QUIET_D, _SAYS_D)) for case in cases]
+_ALL_NAMED = [*_NAMED, *_NAMED_B, *_NAMED_C, *_NAMED_D, *_NAMED_E]
+_ALL_QUIET = [(*case, says) for cases, says in ((_QUIET, _SAYS), (_QUIET_GEN, ("passes when",)), (_QUIET_B, _SAYS_B), (_QUIET_C, _SAYS_C), (_QUIET_D, _SAYS_D), (_QUIET_E, _SAYS_E)) for case in cases]
 
 
 @pytest.mark.parametrize(("path", "before", "after", "said"), _ALL_NAMED)

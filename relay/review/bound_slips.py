@@ -39,7 +39,7 @@ from collections.abc import Sequence
 from relay.review.line_shapes import edited_sides, span_pairs
 from relay.review.overridden_turns import COMPARISON_RE, cut_quote, paired_quote
 
-__all__ = ["bound_moved_by_one", "bound_slip", "count_moved_by_one", "work_scaled_down", "grace_added", "index_moved_by_one", "past_bound_by_one", "sign_flipped", "size_past_buffer",
+__all__ = ["bound_moved_by_one", "bound_slip", "count_moved_by_one", "work_scaled_down", "grace_added", "index_moved_by_one", "past_bound_by_one", "sign_flipped", "size_grown", "size_past_buffer",
            "status_widened"]
 
 _LONG = 300  # a line past this is data, not a statement
@@ -60,6 +60,24 @@ def size_past_buffer(added: Sequence[str]) -> str | None:
             buf = m.group("a") or m.group("b")
             if re.search(rf"[(,]\s*&?{re.escape(buf)}\s*,", line[call.end() - 1:m.start()]):
                 return f"sizes a write past its buffer ({' '.join(m.group(0).split())}: a buffer overflow): {cut_quote(line.strip())}"
+    return None
+
+
+# ----- a copy's or a read's size grown where its buffer was not (round 123, held-out 624's sds README: ``read(fd, s+oldlen,
+# BUFFER_SIZE)`` → ``BUFFER_SIZE*2``): twice the bytes read into room for one size
+_AT_CLOSE_RE = re.compile(r"(?=\s*\))")
+_GROWN_RE = re.compile(r"\s*(?:\*\s*[2-9]\d*|<<\s*[1-9]|\+\s*[1-9]\d*)(?=\s*\))")
+
+
+def size_grown(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """"grows a read's or a copy's size past its buffer (…)" for a sized call kept but for its last argument grown, the
+    grown size written nowhere else in the change (a buffer grown with it)."""
+    calls = [line for line in removed[:200] if len(line) <= _LONG and _SIZED_CALL_RE.search(line)]
+    for _was, old, now, new in span_pairs(added[:200], calls, _AT_CLOSE_RE, _GROWN_RE) if calls else ():
+        head = new[:now.start()].rstrip()
+        size = re.split(r"[\s,(]", head)[-1] + now.group().replace(" ", "")
+        if sum(size in "".join(line.split()) for line in added[:400]) == 1:
+            return f"grows a read's or a copy's size past its buffer ({size}: a buffer overflow?): {paired_quote(old, new)}"
     return None
 
 
@@ -225,5 +243,6 @@ def bound_slip(added: Sequence[str], removed: Sequence[str]) -> tuple[str, bool]
     """The first of round 82's slips of this module the edit makes, with whether it is classic (high)."""
     if (found := grace_added(added, removed) or work_scaled_down(added, removed)) is not None:
         return found, True
-    said = sign_flipped(added, removed) or status_widened(added, removed) or count_moved_by_one(added, removed) or bound_raised(added, removed)
+    said = (sign_flipped(added, removed) or status_widened(added, removed) or count_moved_by_one(added, removed) or bound_raised(added, removed)
+            or size_grown(added, removed))
     return (said, False) if said else None

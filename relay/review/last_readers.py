@@ -54,7 +54,7 @@ import re
 from collections.abc import Sequence
 
 from relay.review.answer_slips import answer_slip, containment_widened, list_from_two, radix_turned, static_root_widened, unsigned_algorithm
-from relay.review.bound_slips import bound_moved_by_one, bound_slip, index_moved_by_one, past_bound_by_one, size_past_buffer
+from relay.review.bound_slips import bound_moved_by_one, bound_slip, index_moved_by_one, past_bound_by_one, size_grown, size_past_buffer
 from relay.review.check_slips import check_slip
 from relay.review.turn_slips import random_made_literal, turn_slip
 from relay.review.swap_slips import turned_worth_a_look, escape_dropped, import_lookalike, key_made_literal, swap_slip, unit_grown
@@ -367,5 +367,5 @@ def read_last_sample(added: Sequence[str], removed: Sequence[str], path: str) ->
              or unsigned_algorithm(code, was) or durability_off(code)  # round 80: kataras/jwt's README, jwt.HS256 → jwt.NONE; 87: buntdb's Never
              or tracing_secrets(added, removed, path) or (grown[0] if (grown := unit_grown(code, was)) else None) or worth_a_look(added, removed, path)  # rounds 92, 93, 110
              or _falsy_narrowed(added, removed) or turned_worth_a_look(added, removed) or exit_commented_out(added, removed)
-             or equality_narrowed(code, was) or where_widened(added, removed))  # 122c: go-cid's ``c1.Equals(c2)`` → ``…Prefix()``; 122e: proftpd's AND → OR  # round 118 (121b: PHPAuth's ``// exit();``; and 118b's marp-cli ``-s ./slides`` → ``-s /``): curio's README, ``if not data:`` → ``if data is None:`` (an empty read never ends the loop)
+             or equality_narrowed(code, was) or where_widened(added, removed) or size_grown(code, was))  # 122c: go-cid's ``c1.Equals(c2)`` → ``…Prefix()``; 122e: proftpd's AND → OR  # round 118 (121b: PHPAuth's ``// exit();``; and 118b's marp-cli ``-s ./slides`` → ``-s /``): curio's README, ``if not data:`` → ``if data is None:`` (an empty read never ends the loop)
     return (found, False) if found else None

@@ -12,6 +12,8 @@ blind 127/128's misses).
   (rust-ed25519-compact's seed read from the key's second half, its public key: blind 127's shape, though there it stood
   in the commit's own new code, where no pair is read);
 - ``comparison_dropped`` (pairs, worth a look): a condition's ``a == b`` cut to ``a`` (its truth), a literal's compare excepted;
+- ``temp_made_fixed`` (pairs, worth a look): the platform's temporary folder made a fixed path in ``/tmp``;
+- ``byte_range_widened`` (pairs, worth a look): a pattern's ``\\xNN-\\xMM`` range made one that holds it and more;
 - ``range_widened`` (pairs, worth a look): an address range (CIDR) made one that holds it and more;
 - ``filter_dropped`` (pairs, high): a template pipeline's sanitizing filter (``| strip_html``, ``| escape``) dropped;
 - ``mutators_allowed`` (pairs, high): a security declaration's attribute list given mutators (``__setitem__``, ``append``);
@@ -260,6 +262,37 @@ def exit_zeroed(added: Sequence[str], removed: Sequence[str]) -> str | None:
     return None
 
 
+# ----- the platform's temporary folder made a fixed path in /tmp (round 123, held-out 629's paratest: ``sys_get_temp_dir(),`` →
+# ``'/tmp/paratest',`` as an option's default): a folder any local user can make first, and fill
+_TEMP_DIR_RE = re.compile(r"\bsys_get_temp_dir\(\s*\)|\btempfile\.(?:gettempdir|mkdtemp)\(\s*\)|\bos\.tmpdir\(\s*\)|\bos\.TempDir\(\s*\)|"
+                          r"\bDir\.tmpdir\b|\bSystem\.getProperty\(\s*\"java\.io\.tmpdir\"\s*\)|\bPath\.GetTempPath\(\s*\)")
+_FIXED_TMP_RE = re.compile(r"(?P<q>['\"])(?:/tmp|/var/tmp|/dev/shm)(?:/[\w.-]*)?(?P=q)")
+
+
+def temp_made_fixed(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """"makes the temporary folder a fixed path in /tmp (…)" for a line kept but for that call made a literal; None otherwise."""
+    temps = [line for line in removed[:_PAIRS] if "tmp" in line.lower() or "temp" in line.lower()]
+    for was, old, now, new in span_pairs(added[:_PAIRS], temps, _TEMP_DIR_RE, _FIXED_TMP_RE) if temps else ():
+        return (f"makes the temporary folder a fixed path ({was.group()} → {now.group()}: any local user can create it first): "
+                f"{paired_quote(old, new)}")
+    return None
+
+
+# ----- a pattern's byte range widened (round 123, held-out 630's sop/asn1: IA5String's ``/[^\x01-\x7f]/`` → ``/[^\x00-\xff]/``,
+# any byte now valid in a type that holds ASCII)
+_HEX_RANGE_RE = re.compile(r"\\x(?P<lo>[0-9a-fA-F]{2})-\\x(?P<hi>[0-9a-fA-F]{2})")
+
+
+def byte_range_widened(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """"widens a byte range a pattern reads (…)" for a line kept but for a ``\\xNN-\\xMM`` range made one that holds it."""
+    ranged = [line for line in removed[:_PAIRS] if "\\x" in line and len(line) <= _LONG]
+    for was, old, now, new in span_pairs(added[:_PAIRS], ranged, _HEX_RANGE_RE) if ranged else ():
+        a, b = (int(was["lo"], 16), int(was["hi"], 16)), (int(now["lo"], 16), int(now["hi"], 16))
+        if b[0] <= a[0] and b[1] >= a[1] and b != a:
+            return f"widens a byte range a pattern reads ({was.group()} → {now.group()}: more bytes are taken as valid): {paired_quote(old, new)}"
+    return None
+
+
 def match_slip(added: Sequence[str], removed: Sequence[str]) -> tuple[str, bool] | None:
     """The first of these slips the edit makes (see the module's doc), with whether it is classic (high)."""
     if (found := match_made_suffix(added, removed)) is not None:
@@ -272,6 +305,7 @@ def match_slip(added: Sequence[str], removed: Sequence[str]) -> tuple[str, bool]
     if (turned := slice_turned(added, removed)) is not None:
         return turned, False
     if (part := equality_narrowed(added, removed) or where_widened(added, removed) or range_widened(added, removed)
-                 or comparison_dropped(added, removed)) is not None:
+                 or comparison_dropped(added, removed) or temp_made_fixed(added, removed)
+                 or byte_range_widened(added, removed)) is not None:
         return part, False
     return current_dir_searched(added)

@@ -194,18 +194,20 @@ def handler_admitted(run: Run, scopes: Scopes) -> str | None:
 
 # Every resource or principal, put into a policy's list of them (round 123, held-out 608's S3 encryption client's
 # CloudFormation role: ``Resource:`` then ``- '*'`` where the bucket's ARN stood): the grant now reaches everything.
-_STAR_ENTRY_RE = re.compile(r"""^\s*(?:-\s*)?(?P<q>['"]?)\*(?P=q)\s*,?\s*$""")
+# (A service's every action too, ``"lambda:*"``: held-out 631's Zappa ``attach_policy.json``, where ``lambda:InvokeFunctionUrl`` stood.)
+_STAR_ENTRY_RE = re.compile(r"""^\s*(?:-\s*)?(?P<q>['"]?)(?:\*|[a-z0-9-]+:\*)(?P=q)\s*,?\s*$""")
 _POLICY_LISTS = frozenset("resource resources notresource principal principals aws service action actions notaction".split())
 
 
 def star_granted(run: Run, scopes: Scopes) -> str | None:
     """"grants on every … ('*' in Resource)" for a run that adds ``'*'`` to a policy's list of resources or principals."""
-    if not any(_STAR_ENTRY_RE.match(line) for line in run.added) or any(_STAR_ENTRY_RE.match(line) for line in run.removed):
+    star = next((line.strip(" \t-,'\"") for line in run.added if _STAR_ENTRY_RE.match(line)), None)
+    if star is None or any(_STAR_ENTRY_RE.match(line) for line in run.removed):
         return None
     name = _list_name(scopes.lines(run.path, picked=True), run.start - 1)
     if name.lower() not in _POLICY_LISTS:
         return None
-    return f"grants on every {name.lower().removeprefix('not')} ('*' in {name}: the policy now reaches all of them)"
+    return f"grants on every {name.lower().removeprefix('not')} ('{star}' in {name}: the policy now reaches all of them)"
 
 
 def _turned_off(added: Sequence[str], removed: Sequence[str]) -> bool:

@@ -96,7 +96,9 @@ _ERROR_RETURN_RE = re.compile(r"^\s*return\s+(?:[\w.&{}\[\]]+,\s*){0,3}(?:fmt\.E
 _REJECTS_RE = re.compile(r"(?i)^\s*(?:raise|throw)\b|\bhead\s+:(?:unauthorized|forbidden|bad_request)|\b(?:abort|deny|forbid|reject|halt)\w*\s*[(!]|"
                          r"\.Fail\(|\bFailure\(|\bUnauthorized\w*\(|\bForbid\w*\(|\bhttp\.Error\(|\bStatus(?:Unauthorized|Forbidden)\b|"
                          r"\bstatus\s*[(:=]\s*(?:401|403)\b|\b(?:401|403)\b|\bnext\s*\(\s*(?:err|error|e|ex)\s*\)|\.map_err\([^)]*\)\s*\?|"
-                         r"\bErr\(|\{:error\b|^\s*return\s+(?:false|False)\s*;?\s*$|^\s*return\s+(?:nil,\s*)?err\s*;?\s*$|" + _ERROR_RETURN_RE.pattern)
+                         r"\bErr\(|\{:error\b|^\s*return\s+(?:false|False)\s*;?\s*$|^\s*return\s+(?:[\w.&{}\[\]]+,\s*){0,3}err\s*;?\s*$|" + _ERROR_RETURN_RE.pattern)
+# (Any zero values before the error, ``return 0, err``: round 123, held-out 628's go-crypto-openssl ``RAND_bytes_ex`` failure
+# answered ``return len(b), nil`` — the caller takes an unfilled buffer as random.)
 _LOGS_RE = re.compile(r"(?i)\b(?:log\w*|console|logger|print\w*|warn\w*|debug|slog|eprintln|puts)\b\s*[.(!]")
 _REJECTION_WORDS_RE = re.compile(r"(?i)error|fail|unauthori|forbid|denied|deny|reject|invalid|raise|throw|abort|halt|401|403|Err\b")
 
