@@ -7,6 +7,8 @@ so and are never low; what was read before the budget keeps its verdict.
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -98,3 +100,33 @@ def test_a_minified_bundle_read_from_the_patch_cannot_spend_the_budget_of_the_li
     assert found["lib/app.js"].risk == "high" and "runs text as code" in found["lib/app.js"].reasons[0], found
     assert not any("not read line by line" in r for c in found.values() for r in c.reasons)
     assert all(read.values()) and max(max(lengths) for lengths in read.values()) <= HUNK_CHARS, read  # both ran, on kept lines
+
+
+# A budget is checked between readers, never inside one: a pattern that backtracks without end on one line held a review
+# for hours (round 123: held-out 615's starry-night regenerated grammars, lines of escaped characters — a regex literal's
+# ``(?:\\.|[^/\n])+``, whose two alternatives both take a backslash, tried 2^n ways to fail on ``/\a\a\a…`` with no closing
+# slash). Each shape below, forty escapes long, ran for hours in a reader before the alternatives were made exclusive; the
+# review answers at once now. Run in a subprocess: a reader that hangs fails the test by its timeout, not the suite.
+_ESCAPES = "\\a" * 40
+_BACKTRACKING_LINES = {
+    "a regex literal left open": f"const b = /{_ESCAPES}",
+    "a replace's pattern left open": f"const c = s.replace(/{_ESCAPES}",
+    "a replace's string left open": f"const a = s.replace('{_ESCAPES}x;",
+}
+_PROBE = """
+import sys, tempfile
+from pathlib import Path
+sys.path[:0] = [sys.argv[1], str(Path(sys.argv[1]).parent)]  # the tests' helpers, and the checkout they test
+from reviewed import review_edits
+before = sys.argv[2] + "\\n"
+with tempfile.TemporaryDirectory() as d:
+    print(review_edits(Path(d), {"lib/grammar.js": before.replace("const", "let")}, before={"lib/grammar.js": before})[0])
+"""
+
+
+@pytest.mark.parametrize("line", list(_BACKTRACKING_LINES.values()), ids=list(_BACKTRACKING_LINES))
+def test_a_line_built_to_backtrack_does_not_hold_the_review(line: str) -> None:
+    tests = str(Path(__file__).resolve().parent)
+    done = subprocess.run([sys.executable, "-c", _PROBE, tests, line], capture_output=True, text=True, encoding="utf-8", timeout=60)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip() in ("low", "medium", "high")

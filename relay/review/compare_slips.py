@@ -83,7 +83,7 @@ def match_made_prefix(added: Sequence[str], removed: Sequence[str]) -> str | Non
 
 # ----- a pattern's case-insensitive flag dropped
 # ``/<\x2f(script)…/gi`` → ``/…/g`` in the line that escapes ``</script`` (blind 90's terser): ``</SCRIPT`` passes.
-_REGEX_FLAGS_RE = re.compile(r"(?<![\w)\]])/(?P<body>(?:\\.|[^/\n])+)/(?P<flags>[gimsuy]*)")
+_REGEX_FLAGS_RE = re.compile(r"(?<![\w)\]])/(?P<body>(?:\\.|[^/\\\n])+)/(?P<flags>[gimsuy]*)")
 
 
 def case_flag_dropped(added: Sequence[str], removed: Sequence[str]) -> str | None:

@@ -216,7 +216,7 @@ def verify_turned_none(added: Sequence[str], removed: Sequence[str]) -> str | No
 # ----- an escaping step dropped from a chain of replacements (round 110, blind 254's porsager/postgres: an identifier's
 # ``'"' + str.replace(/"/g, '""').replace(/\./g, '"."') + '"'`` made ``'"' + str.replace(/\./g, '"."') + '"'``: a quote in
 # the name ends the identifier and what follows is SQL)
-_REPLACE_CALL_RE = re.compile(r"""\.(?:replace|replaceAll|gsub|sub|str_replace|Replace)\s*\(\s*(?P<what>/(?:\\.|[^/\\])+/[gimsuy]*|(?P<q>['"])(?:\\.|(?!(?P=q)).)+(?P=q))\s*,\s*(?P<with>(?P<q2>['"])(?:\\.|(?!(?P=q2)).)*(?P=q2))\s*\)""")
+_REPLACE_CALL_RE = re.compile(r"""\.(?:replace|replaceAll|gsub|sub|str_replace|Replace)\s*\(\s*(?P<what>/(?:\\.|[^/\\])+/[gimsuy]*|(?P<q>['"])(?:\\.|(?!(?P=q))[^\\])+(?P=q))\s*,\s*(?P<with>(?P<q2>['"])(?:\\.|(?!(?P=q2))[^\\])*(?P=q2))\s*\)""")
 _ESCAPED_CHARS_RE = re.compile(r"""["'<>&`\\]|\\[nr0]""")
 
 

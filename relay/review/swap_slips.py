@@ -154,7 +154,7 @@ def anchors_dropped(added: Sequence[str], removed: Sequence[str]) -> str | None:
 # it): its pattern's character (``/</g``) and its escape (``'\\u003c'``), which may stand on lines of their own.
 _SCREEN_RE = re.compile(r"\\u00[23][cCeE26]|\\x[23][cCeE26]|&(?:lt|gt|amp|quot|#39|#x27);|/[<>&]/|['\"][<>&]['\"]")
 _ESCAPES = ("\\u003c", "\\u003C", "\\x3c", "\\x3C", "&lt;", "&gt;", "&amp;", "&quot;", "&#39;", "&#x27;", "\\u2028")
-_REPLACE_RE = re.compile(r"\.replace(?:All)?\(\s*(?:/(?:\\.|[^/\n])+/[gimsuy]*|(['\"])(?:\\.|(?!\1).){1,8}\1)\s*,\s*(['\"])(?:\\.|(?!\2).){1,12}\2\s*\)")
+_REPLACE_RE = re.compile(r"\.replace(?:All)?\(\s*(?:/(?:\\.|[^/\\\n])+/[gimsuy]*|(['\"])(?:\\.|(?!\1)[^\\]){1,8}\1)\s*,\s*(['\"])(?:\\.|(?!\2)[^\\]){1,12}\2\s*\)")
 
 
 def screen(line: str) -> bool:
