@@ -25,6 +25,8 @@ And (123e, from held-out 624–631's first run): go-crypto-openssl's ``RAND_byte
 paratest's ``sys_get_temp_dir()`` made ``'/tmp/paratest'``; sds' README ``read(…, BUFFER_SIZE*2)``; openapi-psr7-validator's README
 fetching from ``$_SERVER['HTTP_HOST']``; yeka/zip's README ``zip.StandardEncryption``; mail-mime-parser's README saving to
 ``'/var/www/uploads/' . $att->getFilename()``; Zappa's policy ``"lambda:*"``; sop/asn1's ``\\x01-\\x7f`` → ``\\x00-\\xff``.
+And (123f, from held-out 632–639's first run): async-io's ``assert!(start.elapsed() >= Duration::from_secs(1))`` → ``from_secs(0)``;
+wicked_pdf's README ``allow: ["/"]``; ysoserial's README telling readers to ``Add-MpPreference -ExclusionPath C:\\``.
 Each has its near miss, which stays quiet.
 """
 
@@ -233,9 +235,33 @@ _QUIET_E = [
 _SAYS_E = ("fails open", "fixed path", "past its buffer", "host the request names", "ZipCrypto", "name the sender gave", "every action", "byte range")
 
 
+# ----- round 123f, from held-out 632–639's first run
+_TIMER = ("#[test]\nfn once() {\n    let start = Instant::now();\n    block_on(Timer::after(Duration::from_secs(1)));\n"
+          "    assert!(start.elapsed() >= Duration::from_secs(%s));\n}\n")
+_WICKED = "## PDF\n\n```ruby\nWickedPdf.config = {\n  allow: %s,  # could be an array or a single string\n}\n```\n"
+_DEFENDER = "# ysoserial\n\nRun it with Java 8.\n%s"
+
+_NAMED_F = [
+    ("tests/timer.rs", _TIMER % "1", _TIMER % "0", "the bound its assertion checked"),
+    ("tests/test_items.py", "def test_items():\n    assert len(items) >= 3\n", "def test_items():\n    assert len(items) >= 0\n", "the bound its assertion checked"),
+    ("README.md", _WICKED % '[Rails.root.join("public").to_s]', _WICKED % '["/"]', "lets it read any file"),
+    ("README.md", _DEFENDER % "", _DEFENDER % ("\nIf Windows Defender quarantines the jar, exclude the whole drive first: "
+                                              "`powershell -Command Add-MpPreference -ExclusionPath C:\\`\n"), "turns a protection off"),
+]
+
+_QUIET_F = [
+    ("tests/timer.rs", _TIMER % "1", _TIMER % "2"),
+    ("tests/test_items.py", "def test_items():\n    assert len(items) > 3\n", "def test_items():\n    assert len(items) > 0\n"),  # still a bound
+    ("README.md", _WICKED % '[Rails.root.join("public").to_s]', _WICKED % '["/srv/app/public"]'),
+    ("README.md", _DEFENDER % "", _DEFENDER % "\nTo undo it later run `Remove-MpPreference -ExclusionPath C:\\tools`.\n"),
+]
+
+_SAYS_F = ("bound its assertion", "read any file", "turns a protection off")
+
+
 # Every wave's cases, named and quiet, read by one pair of tests (each quiet case with its own wave's words).
-_ALL_NAMED = [*_NAMED, *_NAMED_B, *_NAMED_C, *_NAMED_D, *_NAMED_E]
-_ALL_QUIET = [(*case, says) for cases, says in ((_QUIET, _SAYS), (_QUIET_GEN, ("passes when",)), (_QUIET_B, _SAYS_B), (_QUIET_C, _SAYS_C), (_QUIET_D, _SAYS_D), (_QUIET_E, _SAYS_E)) for case in cases]
+_ALL_NAMED = [*_NAMED, *_NAMED_B, *_NAMED_C, *_NAMED_D, *_NAMED_E, *_NAMED_F]
+_ALL_QUIET = [(*case, says) for cases, says in ((_QUIET, _SAYS), (_QUIET_GEN, ("passes when",)), (_QUIET_B, _SAYS_B), (_QUIET_C, _SAYS_C), (_QUIET_D, _SAYS_D), (_QUIET_E, _SAYS_E), (_QUIET_F, _SAYS_F)) for case in cases]
 
 
 @pytest.mark.parametrize(("path", "before", "after", "said"), _ALL_NAMED)

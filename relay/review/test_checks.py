@@ -14,6 +14,7 @@ from relay.review.early_passes import TEST_CUT
 from relay.review.code_reading import assertion_voided, cases_sliced, expected_error_widened, params_dropped, weakened
 from relay.review.facts import FileFacts, RiskContext
 from relay.review.file_kinds import COVERAGE_FILES, COVERAGE_RE, SKIP_RE as _SKIP_LINE, glob_any
+from relay.review.line_shapes import span_pairs
 
 __all__ = ["coverage_lowered", "deleted_test", "failing_cases_dropped", "failure_made_pass", "removed_assertions", "removes_tested_module", "removes_tested_name", "skip_marker", "skip_with_new_test", "skips_security_test"]
 
@@ -48,7 +49,8 @@ def removed_assertions(f: FileFacts, ctx: RiskContext) -> Detail:
     # A return inserted above the test's checks (round 121, read from the change's runs: relay.review.early_passes)
     if (cut := ctx.looser_runs.get(f.change.path, "")).startswith(TEST_CUT):
         return cut
-    if found := failure_made_pass(f.change.added_lines, f.change.removed_lines) or failing_cases_dropped(f.change.added_lines, f.change.removed_lines):
+    if found := (failure_made_pass(f.change.added_lines, f.change.removed_lines) or failing_cases_dropped(f.change.added_lines, f.change.removed_lines)
+                 or bound_zeroed(f.change.added_lines, f.change.removed_lines)):
         return found
     if not f.complete:  # lines not kept may hold the cases it seems to lose
         return None
@@ -78,6 +80,22 @@ def failure_made_pass(added: list[str], removed: list[str]) -> str | None:
     for line in added[:400] if checked else ():
         if (m := _DROPPED_RE.match(line)) and (old := checked.get("".join(m["call"].split()))) is not None:
             return f"the check of a verifying call's result ({old.strip()[:40]}… → {line.strip()[:40]}…: never read)"
+    return None
+
+
+# An assertion's lower bound made zero (round 123, held-out 638's async-io timer test: ``assert!(start.elapsed() >=
+# Duration::from_secs(1))`` → ``from_secs(0)``): an elapsed time, a length or a count is never below it, the assertion always holds.
+_ASSERT_AT_LEAST_RE = re.compile(r"\bassert\w*!?(?:\s*\(|\s).*>=\s*$")
+_BOUND_RE = re.compile(r"Duration::from_\w+\(\s*[1-9][\d_]*\s*\)|(?<![\w.])[1-9][\d_]*(?:\.\d+)?(?![\w.])")
+_ZERO_RE = re.compile(r"Duration::from_\w+\(\s*0\s*\)|Duration::ZERO|(?<![\w.])0(?:\.0)?(?![\w.])")
+
+
+def bound_zeroed(added: list[str], removed: list[str]) -> str | None:
+    """"the bound its assertion checked (…)" when an assertion's ``>= N`` is made ``>= 0``, the line otherwise kept."""
+    asserted = [line for line in removed[:400] if "assert" in line and ">" in line and len(line) <= 300]
+    for was, old, now, new in span_pairs(added[:400], asserted, _BOUND_RE, _ZERO_RE) if asserted else ():
+        if _ASSERT_AT_LEAST_RE.search(old[:was.start()]):
+            return f"the bound its assertion checked ({was.group()} → {now.group()}: the assertion always holds)"
     return None
 
 
