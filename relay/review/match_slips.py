@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import ipaddress
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 from relay.review.line_shapes import edited_sides, span_pairs, unspaced
 from relay.review.overridden_turns import cut_quote, paired_quote
@@ -147,6 +147,14 @@ def equality_narrowed(added: Sequence[str], removed: Sequence[str]) -> str | Non
     return None
 
 
+def _edited(added: Sequence[str], removed: Sequence[str], keep: Callable[[str], bool], old_re: re.Pattern[str],
+            new_re: re.Pattern[str] | None = None, group: int | str = 0) -> Iterator[tuple[re.Match[str], str, re.Match[str], str]]:
+    """The edited pairs whose removed line ``keep`` accepts (a cheap screen first), the same but for one span
+    (``line_shapes.span_pairs``): what each pair reader of this module reads."""
+    olds = [line for line in removed[:_PAIRS] if keep(line)]
+    return span_pairs(added[:_PAIRS], olds, old_re, new_re, group) if olds else iter(())
+
+
 # ----- a query's condition joined by OR where AND stood (round 122e, held-out 589's proftpd quota docs: ``WHERE name = '%{0}'
 # AND quota_type = '%{1}'`` → ``OR``): a row that matches either half is taken, another user's limits among them
 _WHERE_AND_RE = re.compile(r"\bAND\b")
@@ -156,8 +164,7 @@ _WHERE_RE = re.compile(r"(?i)\bwhere\b")
 
 def where_widened(added: Sequence[str], removed: Sequence[str]) -> str | None:
     """"widens a query's condition (AND → OR …)" for a WHERE line kept but for one AND made OR; None otherwise."""
-    wheres = [line for line in removed[:_PAIRS] if "AND" in line and _WHERE_RE.search(line)]
-    for _was, old, _m, new in span_pairs(added[:_PAIRS], wheres, _WHERE_AND_RE, _WHERE_OR_RE) if wheres else ():
+    for _was, old, _m, new in _edited(added, removed, lambda line: "AND" in line and _WHERE_RE.search(line) is not None, _WHERE_AND_RE, _WHERE_OR_RE):
         return f"widens a query's condition (AND → OR: a row that matches either half is taken): {paired_quote(old, new)}"
     return None
 
@@ -170,8 +177,7 @@ _PAM_PERMIT_RE = re.compile(r"\bpam_permit\.so\b")
 
 def pam_deny_permitted(added: Sequence[str], removed: Sequence[str]) -> str | None:
     """"lets every login through (pam_deny.so → pam_permit.so …)" for a PAM line kept but for that module; None otherwise."""
-    denies = [line for line in removed[:_PAIRS] if "pam_deny" in line]
-    for _was, old, _m, new in span_pairs(added[:_PAIRS], denies, _PAM_DENY_RE, _PAM_PERMIT_RE) if denies else ():
+    for _was, old, _m, new in _edited(added, removed, lambda line: "pam_deny" in line, _PAM_DENY_RE, _PAM_PERMIT_RE):
         return f"lets every login through (pam_deny.so → pam_permit.so: a stack whose checks failed now succeeds): {paired_quote(old, new)}"
     return None
 
@@ -184,8 +190,7 @@ _CIDR_RE = re.compile(r"(?<![\w.:])\d{1,3}(?:\.\d{1,3}){3}/\d{1,2}(?![\w.])")
 def range_widened(added: Sequence[str], removed: Sequence[str]) -> str | None:
     """"widens an address range (old → new: N× the addresses …)" for a line kept but for a CIDR that now holds the old
     one and more; None otherwise."""
-    ranges = [line for line in removed[:_PAIRS] if "/" in line and _CIDR_RE.search(line)]
-    for was, old, now, new in span_pairs(added[:_PAIRS], ranges, _CIDR_RE) if ranges else ():
+    for was, old, now, new in _edited(added, removed, lambda line: "/" in line, _CIDR_RE):
         try:
             a, b = ipaddress.ip_network(was.group(), strict=False), ipaddress.ip_network(now.group(), strict=False)
         except ValueError:
@@ -206,8 +211,7 @@ _CONDITION_RE = re.compile(r"\b(?:if|elif|while|unless)\b|&&|\|\||\?")
 
 def comparison_dropped(added: Sequence[str], removed: Sequence[str]) -> str | None:
     """"drops a comparison from a check (…)" for a condition kept but for ``== other`` cut off its operand; None otherwise."""
-    conditions = [line for line in removed[:_PAIRS] if "==" in line and len(line) <= _LONG and _CONDITION_RE.search(line)]
-    for was, old, _m, new in span_pairs(added[:_PAIRS], conditions, _COMPARED_RE, _TRUTH_AT_RE) if conditions else ():
+    for was, old, _m, new in _edited(added, removed, lambda line: "==" in line and len(line) <= _LONG and _CONDITION_RE.search(line) is not None, _COMPARED_RE, _TRUTH_AT_RE):
         return f"drops a comparison from a check ({was.group().strip()}: any value that is set now passes): {paired_quote(old, new)}"
     return None
 
@@ -220,8 +224,7 @@ _FILTER_AT_RE = re.compile(r"(?=\s*(?:\||\}\}|%\}|-\}\}|-%\}))")
 
 def filter_dropped(added: Sequence[str], removed: Sequence[str]) -> str | None:
     """"drops a sanitizing filter (…) from a template's pipeline" for a line kept but for one ``| strip_html``; None otherwise."""
-    piped = [line for line in removed[:_PAIRS] if "|" in line and len(line) <= _LONG and ("{{" in line or "{%" in line)]
-    for was, old, _m, new in span_pairs(added[:_PAIRS], piped, _FILTER_RE, _FILTER_AT_RE) if piped else ():
+    for was, old, _m, new in _edited(added, removed, lambda line: "|" in line and len(line) <= _LONG and ("{{" in line or "{%" in line), _FILTER_RE, _FILTER_AT_RE):
         return f"drops a sanitizing filter from a template's pipeline ({was.group('f')}: the markup it removed goes out): {paired_quote(old, new)}"
     return None
 
@@ -255,8 +258,7 @@ _EXIT_ZERO_RE = re.compile(r"\b(?:process\.exit|sys\.exit|os\.Exit|exit)\s*\(\s*
 
 def exit_zeroed(added: Sequence[str], removed: Sequence[str]) -> str | None:
     """"makes a script's exit status 0 (…)" for an exit that passed a result on, kept but for that result; None otherwise."""
-    exits = [line for line in removed[:_PAIRS] if "xit" in line and len(line) <= _LONG]
-    for was, old, _m, new in span_pairs(added[:_PAIRS], exits, _EXIT_ARG_RE, _EXIT_ZERO_RE, "v") if exits else ():
+    for was, old, _m, new in _edited(added, removed, lambda line: "xit" in line and len(line) <= _LONG, _EXIT_ARG_RE, _EXIT_ZERO_RE, "v"):
         if was.group("v") not in ("True", "true", "None", "null"):
             return f"makes a script's exit status 0 ({was.group('v')} → 0: every failure it reported now passes): {paired_quote(old, new)}"
     return None
@@ -271,8 +273,7 @@ _FIXED_TMP_RE = re.compile(r"(?P<q>['\"])(?:/tmp|/var/tmp|/dev/shm)(?:/[\w.-]*)?
 
 def temp_made_fixed(added: Sequence[str], removed: Sequence[str]) -> str | None:
     """"makes the temporary folder a fixed path in /tmp (…)" for a line kept but for that call made a literal; None otherwise."""
-    temps = [line for line in removed[:_PAIRS] if "tmp" in line.lower() or "temp" in line.lower()]
-    for was, old, now, new in span_pairs(added[:_PAIRS], temps, _TEMP_DIR_RE, _FIXED_TMP_RE) if temps else ():
+    for was, old, now, new in _edited(added, removed, lambda line: "tmp" in line.lower() or "temp" in line.lower(), _TEMP_DIR_RE, _FIXED_TMP_RE):
         return (f"makes the temporary folder a fixed path ({was.group()} → {now.group()}: any local user can create it first): "
                 f"{paired_quote(old, new)}")
     return None
@@ -285,8 +286,7 @@ _HEX_RANGE_RE = re.compile(r"\\x(?P<lo>[0-9a-fA-F]{2})-\\x(?P<hi>[0-9a-fA-F]{2})
 
 def byte_range_widened(added: Sequence[str], removed: Sequence[str]) -> str | None:
     """"widens a byte range a pattern reads (…)" for a line kept but for a ``\\xNN-\\xMM`` range made one that holds it."""
-    ranged = [line for line in removed[:_PAIRS] if "\\x" in line and len(line) <= _LONG]
-    for was, old, now, new in span_pairs(added[:_PAIRS], ranged, _HEX_RANGE_RE) if ranged else ():
+    for was, old, now, new in _edited(added, removed, lambda line: "\\x" in line and len(line) <= _LONG, _HEX_RANGE_RE):
         a, b = (int(was["lo"], 16), int(was["hi"], 16)), (int(now["lo"], 16), int(now["hi"], 16))
         if b[0] <= a[0] and b[1] >= a[1] and b != a:
             return f"widens a byte range a pattern reads ({was.group()} → {now.group()}: more bytes are taken as valid): {paired_quote(old, new)}"

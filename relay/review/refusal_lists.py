@@ -230,14 +230,15 @@ def dropped_refusals(runs: Sequence[Run], scopes: Scopes) -> dict[str, str]:
             labels += 1
             turned[run.path] = opened
             continue
-        if labels < _MOST_LABELS and any("'on" in line or '"on' in line for line in added) and (let := handler_admitted(run, scopes)):
+        # (Each shape read against its list's name counts as a label asked, found or not: a flood of ``'*'`` entries
+        # cannot spend the reads the refusal lists below are given.)
+        shaped = [read for read, screen in ((handler_admitted, _HANDLER_ENTRY_RE), (star_granted, _STAR_ENTRY_RE))
+                  if any(screen.match(line) for line in added)]
+        if shaped and labels < _MOST_LABELS:
             labels += 1
-            turned[run.path] = let
-            continue
-        if labels < _MOST_LABELS and any("*" in line for line in added) and (star := star_granted(run, scopes)):
-            labels += 1
-            turned[run.path] = star
-            continue
+            if (let := next((found for read in shaped if (found := read(run, scopes))), None)) is not None:
+                turned[run.path] = let
+                continue
         if _turned_off(added, removed) and labels < _MOST_LABELS:
             labels += 1
             name = _list_name(scopes.lines(run.path, picked=True), run.start - 1)
