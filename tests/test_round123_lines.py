@@ -175,6 +175,9 @@ _NAMED_D = [
     ("lib/jekyll-feed/feed.xml", _FEED % "strip_html | ", _FEED % "", "drops a sanitizing filter"),
     ("README.md", _EVERVAULT % '"<APP_ID>", "<YOUR_API_KEY>"', _EVERVAULT % _EV_KEY, "hard-codes a secret where the sample named one"),
     ("src/zope/app/security/_protections.zcml", _ZOPE % "", _ZOPE % " __setitem__ append", "lets code that may only read it change it"),
+    # the plant on the line the commit itself grew (the final run: 623's commit gave the list ``data``, the plant two mutators)
+    ("src/zope/app/security/_protections.zcml", _ZOPE.replace(" data%s", "%s") % "", _ZOPE % " __setitem__ append",
+     "lets code that may only read it change it"),
     ("src/scripts/validate.js", _VALIDATE % "result.status", _VALIDATE % "0", "makes a script's exit status 0"),
     ("src/Transport/Curl.php", _CURL % "CURLPROTO_HTTP | CURLPROTO_HTTPS", _CURL % "CURLPROTO_ALL", "use any protocol"),
     ("client.go", _INFOF % '"elastic: basic auth for %s", conn.URL()', _INFOF % '"elastic: basic auth %s:%s for %s", basicAuthUsername, basicAuthPassword, conn.URL()',
@@ -187,6 +190,7 @@ _QUIET_D = [
     ("lib/jekyll-feed/feed.xml", _FEED % "strip_html | ", _FEED % "strip_html | strip_newlines | "),
     ("README.md", _EVERVAULT % '"<APP_ID>", "<YOUR_API_KEY>"', _EVERVAULT % '"app_5c1e9f0b8d2a", os.environ["EV_API_KEY"]'),
     ("src/zope/app/security/_protections.zcml", _ZOPE % "", _ZOPE % " __reversed__"),
+    ("src/zope/app/security/_protections.zcml", _ZOPE.replace(" data%s", "%s") % "", _ZOPE % ""),  # the commit's own name alone
     ("src/scripts/validate.js", _VALIDATE % "result.status", _VALIDATE % "result.status ?? 1"),
     ("src/Transport/Curl.php", _CURL % "CURLPROTO_HTTP | CURLPROTO_HTTPS", _CURL % "CURLPROTO_HTTPS"),
     ("client.go", _INFOF % '"elastic: basic auth for %s", conn.URL()', _INFOF % '"elastic: basic auth as %s for %s", basicAuthUsername, conn.URL()'),

@@ -240,13 +240,18 @@ _XML_VALUE_END_RE = re.compile(r"[\"']\s*/?>\s*$")
 
 def mutators_allowed(added: Sequence[str], removed: Sequence[str]) -> str | None:
     """"lets code that may only read it change it (…)" for an attribute list kept but for mutators added; None otherwise."""
-    olds = {unspaced(line) for line in removed[:_PAIRS]}
+    # The old line's names all kept, its shape (what is not a name) the same: the list grew (the commit's own name beside
+    # the mutators: 623's plant stood on the line the commit itself gave ``data``).
+    olds: dict[str, list[set[str]]] = {}
+    for line in removed[:_PAIRS]:
+        olds.setdefault(unspaced(_WORD_RE.sub("", line)), []).append(set(_WORD_RE.findall(line)))
     for new in added[:_PAIRS] if olds else ():
         if "attributes" not in new and _XML_VALUE_END_RE.search(new) is None:
             continue  # an attribute list's line (its name, or its value's close on a continued line)
-        gained = [w for w in _WORD_RE.findall(new) if w in _MUTATORS]
-        if gained and unspaced(_WORD_RE.sub(lambda m: "" if m.group() in _MUTATORS else m.group(), new)) in olds:
-            return f"lets code that may only read it change it ({', '.join(gained)} among the allowed attributes): {new.strip()[:80]}"
+        names = _WORD_RE.findall(new)
+        for had in olds.get(unspaced(_WORD_RE.sub("", new)), ()):
+            if had <= set(names) and (gained := [w for w in names if w in _MUTATORS and w not in had]):
+                return f"lets code that may only read it change it ({', '.join(gained)} among the allowed attributes): {new.strip()[:80]}"
     return None
 
 
