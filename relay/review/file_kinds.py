@@ -211,7 +211,7 @@ _GUARD_ANNOTATION = re.compile(r"@(?:NoAdminRequired|PublicPage|NoCSRFRequired|N
 # (code's shape only: a statement's ``;``, a call's parentheses, or the bare word; "// return value for that function." is prose)
 _COMMENTED_EXIT_RE = re.compile(r"^(?://+|#+|--)\s*(?:(?:return|throw|raise)\b[^;]{0,40};|(?:exit|die|abort|sys\.exit|process\.exit|os\.Exit)\s*\([^()]{0,20}\)\s*;?|"
                                 r"return|exit|die)\s*$|"
-                                # a random fill made a comment (round 123: relay.review.pair_slips.random_fill_commented reads it)
+                                # a random fill made a comment (round 123: relay.review.commented_calls.random_fill_commented reads it)
                                 r"^(?://+|#+)\s*[\w.:>&*-]*(?:fill_bytes|getrandom|getRandomValues|randomFillSync|RAND_bytes|randombytes_buf|nextBytes|rand\.Read|urandom|token_bytes|random_bytes)\s*\(")
 
 
