@@ -112,6 +112,9 @@ _BACKTRACKING_LINES = {
     "a regex literal left open": f"const b = /{_ESCAPES}",
     "a replace's pattern left open": f"const c = s.replace(/{_ESCAPES}",
     "a replace's string left open": f"const a = s.replace('{_ESCAPES}x;",
+    # (and two more a sweep of every module-level pattern against long runs of escapes, blanks and brackets found)
+    "a refusal list's item left open": f"const BLOCKED = ['{_ESCAPES}",
+    "a SQL line's literal left open": f"const q = \"SELECT * FROM t WHERE a = ?\" + '{_ESCAPES}",
 }
 _PROBE = """
 import sys, tempfile

@@ -199,7 +199,7 @@ def compare_cut(added: Sequence[str], removed: Sequence[str]) -> str | None:
 # ``INVALID_DOTNAMES = (b".git", b".", b"..", b"")`` → without ``b".."`` (blind 145's dulwich: a path element ``..`` accepted).
 _DENY_NAME_RE = re.compile(r"(?i)^\s*(?:[\w.]+\.)?(?:const\s+|let\s+|var\s+|static\s+|final\s+)*(?P<name>[\w$]*(?:invalid|forbidden|blocked|"
                            r"block_?list|deny|denied|disallowed|banned|unsafe|dangerous|reserved|illegal|black_?list)[\w$]*)\b[^=]*=")
-_ITEM_RE = re.compile(r"""[bru]?(["'])(?:\\.|(?!\1).)*\1""")
+_ITEM_RE = re.compile(r"""[bru]?(["'])(?:\\.|(?!\1)[^\\])*\1""")
 
 
 def refused_item_dropped(added: Sequence[str], removed: Sequence[str]) -> str | None:

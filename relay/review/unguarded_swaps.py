@@ -65,7 +65,7 @@ def stash_tripled(added: Sequence[str], removed: Sequence[str]) -> str | None:
 # A statement's shape, not one word of it (satosa's ``"Missing key '%s' from config"`` made an f-string: "from" alone is English).
 _SQL_RE = re.compile(r"(?i)\bselect\b.*\bfrom\b|\binsert\s+into\b|\bupdate\s+\w+\s+set\b|\bdelete\s+from\b|\bwhere\s+\w+\s*(?:=|<|>|!|\bin\b|\blike\b)|"
                      r"\bvalues\s*\(|\border\s+by\b|\bgroup\s+by\b|\b(?:strftime|date_trunc|extract)\s*\(")
-_LITERAL_RE = re.compile(r"""(?P<q>["'`])(?P<s>(?:\\.|(?!(?P=q)).)*)(?P=q)""")
+_LITERAL_RE = re.compile(r"""(?P<q>["'`])(?P<s>(?:\\.|(?!(?P=q))[^\\])*)(?P=q)""")
 _BOUND_RE = re.compile(r"(?<![?\w])\?(?![?.\w])|%s\b|(?<![\w$])\$\d\b|(?<![:\w]):[a-z_]\w*\b")
 _WRITTEN_RE = re.compile(r"#\{[^}]+\}|\$\{[^}]+\}|(?<![{\\])\{[a-z_]\w*\}|['\"]\s*\+\s*\w|\w\s*\+\s*['\"]|['\"]\s*\.\s*\$\w")
 
