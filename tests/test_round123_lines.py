@@ -36,7 +36,7 @@ from pathlib import Path
 
 import pytest
 
-from reviewed import one_edit_named, one_edit_says_none
+from reviewed import one_edit_named, one_edit_says_none, review_edits
 
 __all__: list[str] = []  # a test module exports nothing
 
@@ -276,3 +276,15 @@ def test_a_slipped_line_is_named(tmp_path: Path, path: str, before: str, after: 
 @pytest.mark.parametrize(("path", "before", "after", "says"), _ALL_QUIET)
 def test_its_near_miss_stays_quiet(tmp_path: Path, path: str, before: str, after: str, says: tuple[str, ...]) -> None:
     one_edit_says_none(tmp_path, path, before, after, says)
+
+
+def test_a_flood_of_star_entries_cannot_spend_the_reads_a_refusal_list_is_given(tmp_path: Path) -> None:
+    # The worker's decoy: thirty files each putting '*' into a list that is no policy's, read against their list's name
+    # before the file that takes 'eval' off a refusal list. Those reads have their own count; the refusal list is still read.
+    globs = "FILES = [\n    'src/*.py',\n]\n"
+    refusals = "FUNCTIONS_BLACKLIST = frozenset((\n    'eval',\n    'exec',\n    'compile',\n))\n"
+    after = {f"a{i:02}/globs.py": globs.replace("]", "    '*',\n]") for i in range(30)}
+    after["z/constants.py"] = refusals.replace("    'eval',\n", "")
+    before = {**{path: globs for path in after if path != "z/constants.py"}, "z/constants.py": refusals}
+    _, files = review_edits(tmp_path, after, before=before)
+    assert any("takes 'eval' off the refusal list FUNCTIONS_BLACKLIST" in r for r in files["z/constants.py"].reasons), files["z/constants.py"]

@@ -219,7 +219,7 @@ def dropped_refusals(runs: Sequence[Run], scopes: Scopes) -> dict[str, str]:
     runs = runs[:_MOST_RUNS]
     candidates: dict[str, tuple[str, list[str]]] = {}
     turned: dict[str, str] = {}
-    labels = 0
+    labels = shaped_labels = 0
     for run in runs:
         if run.path in candidates or run.path in turned or not (run.removed or any("/0" in line or "'on" in line or '"on' in line or "*" in line for line in run.added)):
             continue
@@ -230,12 +230,12 @@ def dropped_refusals(runs: Sequence[Run], scopes: Scopes) -> dict[str, str]:
             labels += 1
             turned[run.path] = opened
             continue
-        # (Each shape read against its list's name counts as a label asked, found or not: a flood of ``'*'`` entries
-        # cannot spend the reads the refusal lists below are given.)
+        # (Each shape read against its list's name counts, found or not, on its own count: a flood of ``'*'`` entries —
+        # globs, every list has them — neither reads without end nor spends the reads the refusal lists below are given.)
         shaped = [read for read, screen in ((handler_admitted, _HANDLER_ENTRY_RE), (star_granted, _STAR_ENTRY_RE))
                   if any(screen.match(line) for line in added)]
-        if shaped and labels < _MOST_LABELS:
-            labels += 1
+        if shaped and shaped_labels < _MOST_LABELS:
+            shaped_labels += 1
             if (let := next((found for read in shaped if (found := read(run, scopes))), None)) is not None:
                 turned[run.path] = let
                 continue
