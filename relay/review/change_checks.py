@@ -12,6 +12,7 @@ import posixpath
 import re
 
 from relay.core.path_globs import matches_any
+from relay.review.agent_instructions import agent_reads
 from relay.review.checks import Detail, lines
 from relay.review.facts import FileFacts, RiskContext
 from relay.review.file_kinds import is_test_path
@@ -142,6 +143,8 @@ def agy_config(f: FileFacts, ctx: RiskContext) -> Detail:
     elif parts[-1] in _AGY_RULES:
         what = "rules agy reads into the worker's instructions"
     else:
-        return None
-    return f"{f.path}: {what}"
+        # The leader's own client reads the same checkout (round 124): what the worker writes there, the leader obeys or runs.
+        leader = agent_reads(f.path)
+        return f"the leader's agent configuration ({leader})" if leader else None
+    return f"agy configuration ({f.path}: {what})"
 

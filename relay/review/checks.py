@@ -33,6 +33,7 @@ from relay.review.file_kinds import (
 from relay.review.security_reading import added_input_check, changed_length_guard, changed_security_token
 from relay.review.sample_manifests import respelled_in_sample
 from relay.review.constant_random import made_constant
+from relay.review.agent_instructions import told_against_guard
 from relay.review import build_lines, ci_lines, classic_lines, code_semantics, docs_samples, guard_reading, line_edits, manifest_lines, platform_lines, risky_lines, sample_code, setup_lines, subtle_turns, taught_lines
 from relay.review.version_moves import version_downgrade
 from relay.review.dependencies import (
@@ -106,7 +107,7 @@ def unsafe_value(f: FileFacts, ctx: RiskContext) -> Detail:
         first = None if is_test_path(f.path) or made_constant(added, removed) else salt
     if docs and first and (first.startswith(taught_lines.PHRASES) or "[REDACTED:private-key]" in first and docs_samples.shown_keys_only(added)):
         first = None  # a docs sample's (round 25; round 77: a key the page marks as its example): downgrades_dependency's docs arm says it
-    return (first or line_edits.package_setting(f.name, added)
+    return (first or line_edits.package_setting(f.name, added) or told_against_guard(f.path, added, removed)  # an agent's rules file (round 124)
             or code_semantics.weakened_code(*f.code_lines, ctx.written, kind=f.kind)  # a check made toothless (round 9)
             or platform_lines.paired_line(f.path, added, removed, prose=docs_samples.prose_line if docs else None, written=ctx.written) or (setup_lines.spans_read(added, removed, risky_lines.looks_like_prose, risky_lines.unsafe_value, risky_lines.dangerous_call) if docs else None))  # a sentence's inline code (round 12)
 

@@ -172,7 +172,10 @@ _CLASSES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
         r"^\s*[\w-]*(?:(?:signature|signing|secret|hmac|shared|master|encryption|api)[_-]?key|secret|passphrase|password|token)\s+"
         r"(?P<d>[\"']?(?![./~])(?=[^\"'\s]*\d)(?=[^\"'\s]*[a-z])[\w+/=.-]{12,}[\"']?)\s*;?\s*$")),
     ("logged_secret", "writes a secret to a log", re.compile(
-        r"(?i)\b(?:console\.(?:log|info)|print(?:ln|f)?|puts|error_log|log(?:ger)?\.\w+)\s*\([^)\n]*(?:\b|(?<=[a-z_]))(?:secret|password|passwd|private[_ ]?key)\b")),
+        r"(?i)\b(?:console\.(?:log|info)|print(?:ln|f)?|puts|error_log|log(?:ger)?\.\w+)\s*\([^)\n]*(?:\b|(?<=[a-z_]))(?:secret|password|passwd|private[_ ]?key)\b|"
+        # a token interpolated into the logged template (round 124: blind 604's oauth-app README, ``console.log(`Token
+        # retrieved for ${data.login}: ${token}`)``): the value, not the word
+        r"\b(?:console\.(?:log|info)|log(?:ger)?\.\w+)\s*\(`[^`\n]*\$\{\s*(?:\w+\.)?(?:(?:access|refresh|auth|api|bearer|id|session)_?)?token\s*\}")),
     ("moving_script", "loads code from a moving branch or version", re.compile(r"(?i)<script[^>]+src=[\"'][^\"']*@(?:main|master|latest)\b|"
         # code or a binary fetched from a moving version (held-out 304's pica ``unpkg.com/pica@latest/dist/…js``, sqlean's
         # ``…/latest/sqlean-linux-x86.zip`` where a release was named)

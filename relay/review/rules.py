@@ -378,12 +378,12 @@ RULES: tuple[Rule, ...] = (
     Rule("hooks", "high", "{detail}", runs_on_open, scope=Scope(not_changes=("deleted",)),
          example=Example(_fc(".husky/pre-commit"), "git hook / pre-commit config (runs on every developer's machine)", _fc("src/hooks/useThing.ts"))),
     # agy ≥1.3 loads these from the workspace into every worker run (agy-protocol.md §8.4, §8.6 item 1)
-    Rule("agy_config", "high", "agy configuration ({detail})", change_checks.agy_config, scope=Scope(not_changes=("deleted",)),
+    Rule("agy_config", "high", "{detail}", change_checks.agy_config, scope=Scope(not_changes=("deleted",)),
          example=Example(_fc(".agents/plugins/lint/mcp_config.json"),
-                         "agy configuration (.agents/plugins/lint/mcp_config.json: MCP servers or hooks agy starts)",
-                         _fc("docs/agents.txt"),),
+                         "agy configuration (.agents/plugins/lint/mcp_config.json: MCP servers or hooks agy starts)", _fc("docs/agents.txt"),),
          more=(Example(_fc("AGENTS.md"), "agy configuration (AGENTS.md: rules agy reads into the worker's instructions)",
-                       _fc("docs/agents/guide.md")),)),
+                       _fc("docs/agents/guide.md")), Example(_fc(".claude/settings.json"), "the leader's agent configuration (.claude/settings.json: "
+                                                                    "Claude Code runs the hooks and allows the tools it lists)", _fc("docs/settings.json")))),
     Rule("migration", "high", "database migration", checks.migration, scope=Scope(not_kinds=("docs", "test", "example")), leads=True, example=Example(
         _fc("db/migrate/20240101_add_users.rb"), "database migration", _fc("changelog/1234.bugfix.rst"))),
     Rule("lookalike_dependency", "high", "{detail}", checks.lookalike_dependency,

@@ -163,7 +163,10 @@ _LOG_CALL_RE = re.compile(r"(?i)(?:^|[\s;({])(?:echo|printf|println|print|puts|w
 _SECRET_NAME_RE = re.compile(r"(?i)^(?:\w*_)?(?:api_?key|apikey|access_?key|token|secret|client_?secret|passw(?:or)?d|pwd|credentials?|private_?key)$|"
                              r"(?:ApiKey|apiKey|Token|Secret|Password|Credential)$")
 _NOT_SECRET_RE = re.compile(r"(?i)url|count|len|type|name|file|path|kind|expir|tokeni[sz]|format|prompt|env_?var|header|field|label")
-_STR_RE = re.compile(r"\"(?:[^\"\\]|\\.)*\"|'(?:[^'\\]|\\.)*'")
+# A template literal is a string too (round 124: blind 604's oauth-app, ``console.log(`Token retrieved for ${data.login}`)``
+# read its word "Token" as a logged name, so the added ``: ${token}`` was the same as before).
+_STR_RE = re.compile(r"\"(?:[^\"\\]|\\.)*\"|'(?:[^'\\]|\\.)*'|`(?:[^`\\]|\\.)*`")
+_TEMPLATE_RE = re.compile(r"\$\{\s*([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)\s*\}")
 _INTERP_RE = re.compile(r"\$\{?([A-Za-z_]\w*)|#\{([A-Za-z_]\w*)|\{([A-Za-z_]\w*)\}|\$\(([A-Za-z_]\w*)\)|\$env:(\w+)", re.I)
 
 
@@ -173,7 +176,9 @@ def _logged_secret(line: str) -> str | None:
     outside = _STR_RE.sub(" ", line)
     names = re.findall(r"[A-Za-z_$][\w$]*", outside)
     for s in _STR_RE.findall(line):
-        if s.startswith('"') or "$" in s:
+        if s.startswith("`"):  # a template's ``${data.login}``: the value is the path's last name (``${token.length}`` is a count)
+            names += [m.group(1).rsplit(".", 1)[-1] for m in _TEMPLATE_RE.finditer(s)]
+        elif s.startswith('"') or "$" in s:
             names += [next(g for g in m.groups() if g) for m in _INTERP_RE.finditer(s)]
     for name in names:
         bare = name.lstrip("$")
