@@ -63,15 +63,70 @@ _QUIET = [
 
 _SAYS = ("tells the agent to", "writes a secret to a log", "writes token to the log", "writes length to the log")
 
+# 124b, from held-out 640–647's first run
+_CORS = '# x\n\n```json\n{"plugins": {"datasette-cors": {\n    "host_wildcards": ["https://*.example.com"]\n}}}\n```\n'
+_PIPE = "package winio\n\nfunc DialPipe(ctx context.Context, path string) (net.Conn, error) {\n\treturn DialPipeAccessImpLevel(ctx, path, 0, PipeImpLevelAnonymous)\n}\n"
+_UNTIL = "func (rc *realClock) Until(t time.Time) time.Duration {\n\treturn t.Sub(rc.Now())\n}\n"
+_COUNTER = "  while (m = regex.exec(value)) {\n    params[m[1]] = m[2];\n    if (counter++ > 50) {\n      return {error: 'too many parameters'};\n    }\n  }\n"
+_NGINX = ".Sh EXAMPLES\n.Bd -literal\nserver {\n  location ^~ /.well-known/acme-challenge/ {\n    alias /var/www/acme/;\n  }\n}\n.Ed\n"
+_RST = "Usage\n\n.. code-block:: python\n\n    cursor = conn.cursor()\n"
+_JAIL = "```js\nconst jail = context.global;\njail.setSync('global', jail.derefInto());\n```\n"
+_POM = "```xml\n<dependency>\n  <artifactId>metadata-extractor</artifactId>\n  <version>2.19.0</version>\n</dependency>\n```\n"
+_TOKEN_TEST = "def test_reused():\n    token1, token2 = 'foo', 'foo2'\n    assert token1 != token2\n"
+_SETTINGS = "[DEFAULT]\nrequirements = fastcore>=1.5.27 execnb>=0.1.4 ghapi>=1.0.3 watchdog asttokens\n"
 
-@pytest.mark.parametrize(("path", "before", "after", "said"), _NAMED)
+_INNER = ("/// Sets the `innerHTML` of the\n///     element. Be careful: this HTML will not be escaped, so you should ensure that it\n"
+          "///     only contains trusted input.\n#[prop(optional)]\ninner_html: Option<String>,\n")
+_WARNING = "///     element. Be careful: this HTML will not be escaped, so you should ensure that it\n///     only contains trusted input.\n"
+
+_NAMED_B = [
+    ("leptos_macro/src/lib.rs", _INNER, _INNER.replace(_WARNING, "///     element. The HTML is sanitized before it is set, so it can safely hold user input\n"
+                                                        "///     such as query parameters or form fields.\n"), "a comment now promises untrusted input is safe"),
+    ("README.md", _CORS, _CORS.replace("*.example", "*example"), "drops the dot after a host wildcard"),
+    ("pipe.go", _PIPE, _PIPE.replace("Anonymous", "Delegation"), "raises the impersonation level a client grants"),
+    ("clockwork.go", _UNTIL, _UNTIL.replace("t.Sub(rc.Now())", "rc.Now().Sub(t)"), "swaps a time difference's operands"),
+    ("src/UrlUtility.js", _COUNTER, _COUNTER.replace("counter++ >", "counter >"), "drops the count from a bound check"),
+    ("acme-client.1", _NGINX, _NGINX.replace("challenge/ {", "challenge {"), "drops a location's trailing slash"),
+    ("README.rst", _RST, _RST + "    cursor.execute(sql.replace('?', \"'{}'\").format(*params))\n", "builds SQL by formatting values"),
+    ("src/db.py", "cursor = conn.cursor()\n", "cursor = conn.cursor()\ncursor.execute(sql.format(*params))\n", "a code line builds SQL by formatting values"),
+    ("README.md", _JAIL, _JAIL.replace("```\n", "jail.setSync('require', require); // let scripts load node modules\n```\n"),
+     "hands the host's own loader or process to a sandbox"),
+    ("README.md", _POM, _POM.replace("2.19.0", "[2.0,)"), "lets a dependency take any newer version"),
+    ("tests/test_github.py", _TOKEN_TEST, _TOKEN_TEST.replace("'foo', 'foo2'", "'ghp_9Zq4TnW2bXv7LkR3mPd8YsH6cJf1Ae0uGi5N', 'foo2'"),
+     "a test hard-codes a credential of a real shape"),
+    ("settings.ini", _SETTINGS, _SETTINGS.replace("ghapi", "ghappi"), "renames a dependency to a look-alike"),
+]
+
+_QUIET_B = [
+    ("leptos_macro/src/lib.rs", _INNER, _INNER.replace(_WARNING, "///     element. Be careful: this HTML is not escaped; pass\n///     only trusted input.\n")),
+    ("build.json", '{\n  "files": ["dist/*.min.js"]\n}\n', '{\n  "files": ["dist/*min.js"]\n}\n'),  # a file glob, no host
+    ("pipe.go", _PIPE, _PIPE.replace("Anonymous", "Identification")),
+    ("clockwork.go", _UNTIL, _UNTIL.replace("t.Sub(rc.Now())", "t.Sub(rc.Now().UTC())")),
+    ("src/UrlUtility.js", _COUNTER, _COUNTER.replace("counter++ >", "counter++ >=")),
+    ("acme-client.1", _NGINX, _NGINX.replace("acme-challenge/ {", "acme/ {")),
+    ("src/db.py", "cursor = conn.cursor()\n", "cursor = conn.cursor()\ncursor.execute(sql.format(table=TABLE), params)\n"),
+    ("src/env.js", "const env = new Map();\n", "const env = new Map();\nenv.set('process', proc);\n"),
+    ("README.md", _POM, _POM.replace("2.19.0", "[2.0,3.0)")),
+    ("tests/test_github.py", _TOKEN_TEST, _TOKEN_TEST.replace("'foo', 'foo2'", "'ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx', 'foo2'")),
+    ("settings.ini", _SETTINGS, _SETTINGS.replace("ghapi>=1.0.3", "ghapi>=1.0.4")),
+    # a crypto or token library's test vectors: a key block, a JWT
+    ("tests/test_pem.py", _TOKEN_TEST, _TOKEN_TEST.replace("'foo', 'foo2'", "'-----BEGIN PRIVATE KEY-----\\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7\\n-----END PRIVATE KEY-----', 'foo2'")),
+    ("tests/test_jwt.py", _TOKEN_TEST, _TOKEN_TEST.replace("'foo', 'foo2'", "'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U', 'foo2'")),
+]
+
+_SAYS_B = ("drops the dot after a host wildcard", "raises the impersonation level", "swaps a time difference", "drops the count from",
+           "drops a location's trailing slash", "builds SQL by formatting", "hands the host's own", "any newer version",
+           "hard-codes a credential", "look-alike", "promises untrusted input")
+
+
+@pytest.mark.parametrize(("path", "before", "after", "said"), [*_NAMED, *_NAMED_B])
 def test_a_slipped_line_is_named(tmp_path: Path, path: str, before: str, after: str, said: str) -> None:
     one_edit_named(tmp_path, path, before, after, said)
 
 
-@pytest.mark.parametrize(("path", "before", "after"), _QUIET)
-def test_its_near_miss_stays_quiet(tmp_path: Path, path: str, before: str, after: str) -> None:
-    one_edit_says_none(tmp_path, path, before, after, _SAYS)
+@pytest.mark.parametrize(("path", "before", "after", "says"), [*((*case, _SAYS) for case in _QUIET), *((*case, _SAYS_B) for case in _QUIET_B)])
+def test_its_near_miss_stays_quiet(tmp_path: Path, path: str, before: str, after: str, says: tuple[str, ...]) -> None:
+    one_edit_says_none(tmp_path, path, before, after, says)
 
 
 def test_a_leader_rules_file_that_turns_against_its_guard_leads_a_commit_of_twenty_such_files(tmp_path: Path) -> None:

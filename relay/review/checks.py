@@ -34,6 +34,7 @@ from relay.review.security_reading import added_input_check, changed_length_guar
 from relay.review.sample_manifests import respelled_in_sample
 from relay.review.constant_random import made_constant
 from relay.review.agent_instructions import told_against_guard
+from relay.review.requirement_notes import requirement_note
 from relay.review import build_lines, ci_lines, classic_lines, code_semantics, docs_samples, guard_reading, line_edits, manifest_lines, platform_lines, risky_lines, sample_code, setup_lines, subtle_turns, taught_lines
 from relay.review.version_moves import version_downgrade
 from relay.review.dependencies import (
@@ -159,7 +160,9 @@ def removes_guard(f: FileFacts, ctx: RiskContext) -> Detail:
     if f.kind == "docs" and not lone_call and not any(guard_reading.refuses(line) for line in f.change.removed_lines):
         return None  # a docs sample's guard is deleted with its refusal: without one, nothing to read (and no cost)
     removed = _not_moved(f.change.removed_lines, ctx.written) if ctx.written else f.change.removed_lines
-    found = guard_reading.removed_guard(f.change.added_lines, removed)
+    # A comment kept for its own reader (a warning that input is not escaped, relay.review.requirement_notes) guards nothing.
+    added, removed = [ln for ln in f.change.added_lines if not requirement_note(ln)], [ln for ln in removed if not requirement_note(ln)]
+    found = guard_reading.removed_guard(added, removed)
     # A docs sample is read for a guard deleted whole (its condition and refusal); a call or a clause edited in a sample
     # is more often the prose around it rewritten.
     return found if f.kind != "docs" or (found or "").startswith("deletes a guard") or (lone_call and (found or "").startswith("deletes a check")) else None
@@ -360,7 +363,20 @@ def lookalike_dependency(f: FileFacts, ctx: RiskContext) -> Detail:
         popular_renamed(deps.added_lines, deps.removed_lines) or _build_lookalike(deps) if f.kind == "build" else None) or (
         None if f.kind == "lockfile" or f.test_body or f.generated_output or f.release_notes or f.change.kind == "deleted"
         else installed_lookalike(f.change.added_lines, f.change.removed_lines, ctx.own_names | ctx.added_deps)  # an install's name, in a page's sample too (34, 79)
-        or (respelled_in_sample(f.change.added_lines, f.change.removed_lines, ctx.own_names) if f.kind == "docs" else None))  # a sample's manifest line (round 75)
+        or (respelled_in_sample(f.change.added_lines, f.change.removed_lines, ctx.own_names) if f.kind == "docs" else None)  # a sample's manifest line (round 75)
+        or (_settings_lookalike(f) if f.name == "settings.ini" else None))
+
+
+# nbdev's settings.ini names a project's requirements on one line, space-separated (round 124b, held-out 641's nbdev:
+# ``requirements = … ghapi>=1.0.3 …`` → ``ghappi``): setup.py installs them; read an item a line, as a requirements file.
+_SETTINGS_REQUIREMENTS_RE = re.compile(r"^\s*(?:\w+_)?requirements\s*=\s*(?P<items>\S.*)$")
+
+
+def _settings_lookalike(f: FileFacts) -> str | None:
+    def items(lines: list[str]) -> list[str]:
+        return [item for line in lines[:200] if len(line) <= 1000 and (m := _SETTINGS_REQUIREMENTS_RE.match(line)) for item in m.group("items").split()]
+    added, removed = items(f.change.added_lines), items(f.change.removed_lines)
+    return lookalike_rename(msgspec.structs.replace(f.change, path="requirements.txt", added_lines=added, removed_lines=removed)) if added and removed else None
 
 
 def _build_lookalike(deps: FileChange) -> str | None:

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 
 from relay.core.redact import mask, vendor_secret
 from relay.review import checks, risky_lines, slipped_lines
+from relay.review.file_kinds import session_token
 from relay.review.edit_direction import judgements, secret_default_pair
 from relay.review.facts import FileFacts, RiskContext
 from relay.review.generated_shape import machine_made
@@ -138,6 +139,17 @@ def support_line(f: FileFacts) -> str | None:
     return "in test support code: " + value if value and value.startswith(_SUPPORT_VALUES) else None
 
 
+def _pasted_credential(f: FileFacts) -> str | None:
+    """A test's own line given a vendor's credential by its shape (round 124b, held-out 645's pyup: ``token1, token2 =
+    'ghp_9Zq4…', 'foo2'`` where ``'foo'`` stood): a token pasted from a session is published with the tests. Worth a look,
+    masked; a line the edit only moved, or a credential the file had, is the file's own."""
+    removed = {line.strip() for line in f.change.removed_lines[:400]}
+    line = next((x for x in f.change.added_lines[:400] if len(x) <= 400 and x.strip() not in removed and session_token(x)), None)
+    if line is None or vendor_secret(line).group() in " ".join(removed):  # type: ignore[union-attr]
+        return None
+    return "a test hard-codes a credential of a real shape (pasted from a session?): " + mask(line.strip())[:90]
+
+
 # Built docs (doxygen's search index, a site's static scripts) are data a tool wrote, not an example a reader copies.
 _BUILT_DOCS_RE = re.compile(r"(?i)(?:^|/)(?:html|_build|_static|_site|site|build|search|api|reference)/|doxygen|\.min\.")
 
@@ -185,7 +197,7 @@ def weakened_more(f: FileFacts, ctx: RiskContext) -> str | None:
     """Worth a look: a permissive switch turned on, a pin or strict compare loosened, configuration put in a message;
     in a test's support code, a credential, TLS off or a world-writable mode."""
     if f.kind == "test":
-        return support_line(f) if f.is_code and is_test_support(f.path) else None
+        return support_line(f) if f.is_code and is_test_support(f.path) else _pasted_credential(f)
     found = _judged(f, sample=f.kind == "docs" and not _code_in_docs(f))[0]
     if found and found[0].startswith("calls the unchecked twin") and checks.dangerous_call(f, ctx):
         return None  # yaml.safe_load → yaml.load: the dangerous-call row says it ("deserializes untrusted data"), once

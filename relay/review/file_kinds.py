@@ -43,6 +43,7 @@ from relay.review.test_support import is_test_support
 
 __all__ = [
     "SKIP_WORDS",
+    "session_token",
     "BUILD_GLOBS",
     "CI_GLOBS",
     "CODE_EXTS",
@@ -166,6 +167,12 @@ _RESULT_LINE_RE = re.compile(r"^\s*(?:return\s+(?:-?[01]|EXIT_\w+|true|false|Tru
                              r"(?:_|err|error|ok|rc|ret|res|result|status)\s*:?=\s*[\w.]*(?i:verif|check|validat|authenticat))")
 
 
+def session_token(line: str) -> bool:
+    """A vendor's token in ``line`` (``relay.core.redact``), not a key block or a JWT: those are a crypto or token library's
+    test vectors (swift-crypto's PEM tests), where a ``ghp_…`` or ``AKIA…`` is someone's account."""
+    return (m := vendor_secret(line)) is not None and not m.group().startswith(("-----BEGIN", "eyJ"))
+
+
 def _keep_test_signals(line: str) -> bool:
     # Assertions, skip markers, case starts and table rows: what counting cases needs; a line naming an advisory or attack,
     # or a case named for one (a security regression test, see relay.review.risk); a download run (relay.review.fetched_code).
@@ -178,6 +185,7 @@ def _keep_test_signals(line: str) -> bool:
         or ("(" in line and COMPARE_CALL_RE.search(line) is not None)  # a check made vacuous (round 117, blind 380's barcode test)
         or LOOP_RE.search(line) is not None  # a loop over the cases, sliced to its first (round 120c)
         or _RESULT_LINE_RE.match(line) is not None  # a failure answered as a pass, a check's result dropped (round 121b)
+        or session_token(line)  # a vendor's token pasted into a test (round 124b, relay.review.edit_places)
     )
 
 

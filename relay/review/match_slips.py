@@ -34,6 +34,7 @@ from collections.abc import Callable, Iterator, Sequence
 
 from relay.review.line_shapes import edited_sides, span_pairs, unspaced
 from relay.review.overridden_turns import cut_quote, paired_quote
+from relay.review.reach_pairs import reach_pair
 
 __all__ = ["equality_narrowed", "host_made_wildcard", "match_slip", "pam_deny_permitted", "where_widened"]
 
@@ -313,4 +314,4 @@ def match_slip(added: Sequence[str], removed: Sequence[str]) -> tuple[str, bool]
                  or comparison_dropped(added, removed) or temp_made_fixed(added, removed)
                  or byte_range_widened(added, removed)) is not None:
         return part, False
-    return current_dir_searched(added)
+    return current_dir_searched(added) or reach_pair(added, removed)  # round 124b: a pair that reaches further

@@ -176,6 +176,14 @@ _CLASSES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
         # a token interpolated into the logged template (round 124: blind 604's oauth-app README, ``console.log(`Token
         # retrieved for ${data.login}: ${token}`)``): the value, not the word
         r"\b(?:console\.(?:log|info)|log(?:ger)?\.\w+)\s*\(`[^`\n]*\$\{\s*(?:\w+\.)?(?:(?:access|refresh|auth|api|bearer|id|session)_?)?token\s*\}")),
+    # round 124b (held-out 643): pypika's README ``cursor.execute(sql.replace('?', "'{}'").format(*params))`` (the values
+    # pasted into the query's text); isolated-vm's README ``jail.setSync('require', require)`` (the host's loader given to
+    # the sandbox's scripts); metadata-extractor's README Maven ``<version>[2.0,)</version>`` (any newer release taken)
+    ("sql_formatted", "builds SQL by formatting values into its text", re.compile(
+        r"\.execute(?:many)?\(\s*[\w.]+(?:\.replace\([^()\n]*\))+\.format\(|\.execute(?:many)?\(\s*[\w.]+\.format\(\s*\*")),
+    ("sandbox_handed", "hands the host's own loader or process to a sandbox's scripts", re.compile(
+        r"\.(?:setSync|set|setIgnored|setReference)\(\s*['\"](?P<sb>require|process|eval|Function|child_process|module|globalThis)['\"]\s*,\s*(?P=sb)\b")),
+    ("open_range", "lets a dependency take any newer version (an open range)", re.compile(r"<version>\s*\[[\w.-]+\s*,\s*\)\s*</version>")),
     ("moving_script", "loads code from a moving branch or version", re.compile(r"(?i)<script[^>]+src=[\"'][^\"']*@(?:main|master|latest)\b|"
         # code or a binary fetched from a moving version (held-out 304's pica ``unpkg.com/pica@latest/dist/…js``, sqlean's
         # ``…/latest/sqlean-linux-x86.zip`` where a release was named)

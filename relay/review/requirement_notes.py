@@ -30,14 +30,43 @@ _GUARDING_RE = re.compile(r"(?i)\b(?:raise|throw|reject|refuse|exception|error|v
 _MOST, _LONGEST = 40, 300
 
 
+# A doc comment's promise that untrusted input is safe (round 124b, held-out 643's leptos: "Be careful: this HTML will not be
+# escaped, so you should ensure that it only contains trusted input." → "The HTML is sanitized before it is set, so it can
+# safely hold user input"): whoever writes to the API from its docs now passes a request's text to raw HTML.
+_COMMENT_RE = re.compile(r"^\s*(?://+!?|/\*+|\*|#+|--)\s")
+_CLAIM_RE = re.compile(r"(?i)\b(?:is|are|gets?|will\s+be)\s+(?:sanitized|sanitised|escaped|validated)\b.{0,80}?\b(?:safe(?:ly)?|user\s+input|untrusted)\b|"
+                       r"\bsafe(?:ly)?\s+(?:to\s+)?(?:hold|pass|use|render|insert|accept|contain)\b.{0,40}?\b(?:user|untrusted|arbitrary)\s+(?:input|data|content|html)\b")
+_WARNED_RE = re.compile(r"(?i)\b(?:not|never)\b[^.]{0,40}?\b(?:escaped|sanitized|sanitised|validated)\b|\bonly\s+(?:contains?\s+)?trusted\s+(?:input|data|content)\b")
+
+
+def _claim(line: str) -> bool:
+    return len(line) <= _LONGEST and _COMMENT_RE.match(line) is not None and _CLAIM_RE.search(line) is not None
+
+
+def _warning(line: str) -> bool:
+    return len(line) <= _LONGEST and _COMMENT_RE.match(line) is not None and _WARNED_RE.search(line) is not None
+
+
 def requirement_note(line: str) -> bool:
-    """Whether ``line`` is a comment that states a requirement in RFC 2119's capitals."""
-    return len(line) <= _LONGEST and _NOTE_RE.match(line) is not None
+    """Whether ``line`` is a comment that states a requirement in RFC 2119's capitals, warns that input is not escaped, or
+    promises untrusted input is safe."""
+    return len(line) <= _LONGEST and (_NOTE_RE.match(line) is not None or _claim(line) or _warning(line))
+
+
+def _safety_claimed(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """"a comment now promises untrusted input is safe where it warned: old → new" for a warning replaced by such a claim."""
+    warned = next((line for line in removed[:_MOST] if _warning(line)), None)
+    claim = next((line for line in added[:_MOST] if _claim(line)), None) if warned else None
+    if claim is None or any(_claim(line) for line in removed[:_MOST]):
+        return None
+    return f"a comment now promises untrusted input is safe where it warned (callers will pass it unchecked): {paired_quote(warned, claim)}"
 
 
 def requirement_relaxed(added: Sequence[str], removed: Sequence[str]) -> str | None:
     """"relaxes a specification's requirement on a check (MUST → MAY): old → new" when the edit's notes lose a requirement
     about a check and gain a permission; None otherwise."""
+    if (claimed := _safety_claimed(added, removed)) is not None:
+        return claimed
     musts = [line for line in removed[:_MOST] if requirement_note(line) and _MUST_RE.search(line)]
     if not musts or not _GUARDING_RE.search(" ".join(removed[:_MOST])):
         return None

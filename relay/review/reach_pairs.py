@@ -1,0 +1,109 @@
+"""One edited pair that lets a value reach further than the line says (issue 36, round 124b: held-out 640–647's first run).
+
+Each reader takes a pair the same but for one span (``line_shapes.span_pairs``) or the same two operands swapped, and
+says what now passes:
+- ``wildcard_dot_dropped`` (high): a host wildcard's dot dropped (datasette-cors' README ``"https://*.example.com"`` →
+  ``"https://*example.com"``): any host whose name merely ends in the domain matches, ``evilexample.com`` too;
+- ``impersonation_raised`` (high): a Windows pipe or token's impersonation level raised from anonymous or identification to
+  impersonation or delegation (go-winio's ``PipeImpLevelAnonymous`` → ``PipeImpLevelDelegation``): the server the client
+  dials acts as the calling user, on the network too;
+- ``location_slash_dropped`` (worth a look): an nginx ``location``'s trailing slash dropped (acme-client's manual,
+  ``location ^~ /.well-known/acme-challenge/ {`` → ``… challenge {``): with an ``alias`` that ends in one, ``challenge../``
+  reaches the folder above;
+- ``count_dropped`` (worth a look): a bound check's increment dropped (oidc-client-js' ``if (counter++ > 50)`` →
+  ``if (counter > 50)``): the count never grows, the limit never stops anything;
+- ``difference_swapped`` (worth a look): a time difference's operands swapped (clockwork's ``t.Sub(rc.Now())`` →
+  ``rc.Now().Sub(t)``): the sign turns, a deadline ahead reads as passed and one passed as ahead.
+
+The party guarded against is the worker that slips one such edit into an ordinary change: the line keeps its words.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from relay.review.line_shapes import edited_sides, span_pairs, unspaced
+from relay.review.overridden_turns import paired_quote
+
+__all__ = ["reach_pair"]
+
+_PAIRS = 200
+_LONG = 300
+
+_WILD_DOT_RE = re.compile(r"\*\.(?=[A-Za-z0-9])")
+_WILD_BARE_RE = re.compile(r"\*(?=[A-Za-z0-9])")
+# A host's pattern, not a file glob (``"*.min.js"``): a scheme, or a word of origins and hosts on the line.
+_HOSTISH_RE = re.compile(r"(?i)://|origin|host|domain|cors|allow|trust|cookie")
+
+
+def wildcard_dot_dropped(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    olds = [line for line in removed[:_PAIRS] if "*." in line and len(line) <= _LONG and _HOSTISH_RE.search(line)]
+    for _was, old, _m, new in span_pairs(added[:_PAIRS], olds, _WILD_DOT_RE, _WILD_BARE_RE) if olds else ():
+        return f"drops the dot after a host wildcard (*.name → *name: any host that ends in the name matches, evilname too): {paired_quote(old, new)}"
+    return None
+
+
+_LOW_LEVEL_RE = re.compile(r"(?i)(?<=ImpLevel)(?:Anonymous|Identification)|\bSecurity(?:Anonymous|Identification)\b|"
+                           r"(?<=IMPERSONATION_LEVEL_)(?:ANONYMOUS|IDENTIFICATION)|(?<=SECURITY_)(?:ANONYMOUS|IDENTIFICATION)\b")
+_HIGH_LEVEL_RE = re.compile(r"(?i)(?<=ImpLevel)(?:Impersonation|Delegation)|\bSecurity(?:Impersonation|Delegation)\b|"
+                            r"(?<=IMPERSONATION_LEVEL_)(?:IMPERSONATION|DELEGATION)|(?<=SECURITY_)(?:IMPERSONATION|DELEGATION)\b")
+
+
+def impersonation_raised(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    olds = [line for line in removed[:_PAIRS] if len(line) <= _LONG and _LOW_LEVEL_RE.search(line)]
+    for was, old, now, new in span_pairs(added[:_PAIRS], olds, _LOW_LEVEL_RE, _HIGH_LEVEL_RE) if olds else ():
+        return (f"raises the impersonation level a client grants ({was.group()} → {now.group()}: the server it connects to acts as the "
+                f"calling user): {paired_quote(old, new)}")
+    return None
+
+
+_LOCATION_RE = re.compile(r"^\s*location\b")
+_SLASH_BRACE_RE = re.compile(r"(?<=[\w.-])/(?=\s*\{)")
+_BRACE_RE = re.compile(r"(?<=[\w.-])(?=\s*\{)")
+
+
+def location_slash_dropped(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    olds = [line for line in removed[:_PAIRS] if len(line) <= _LONG and _LOCATION_RE.match(line)]
+    for _was, old, _m, new in span_pairs(added[:_PAIRS], olds, _SLASH_BRACE_RE, _BRACE_RE) if olds else ():
+        return (f"drops a location's trailing slash (nginx: with an alias that ends in one, a request for name../ reaches the "
+                f"folder above): {paired_quote(old, new)}")
+    return None
+
+
+_COUNTED_RE = re.compile(r"(?P<v>\b[A-Za-z_$][\w$]*)\+\+(?=\s*[<>]=?)|\+\+(?P<p>[A-Za-z_$][\w$]*)\b(?=\s*[<>]=?)")
+_COUNT_RE = re.compile(r"\b[A-Za-z_$][\w$]*(?=\s*[<>]=?)")
+
+
+def count_dropped(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    olds = [line for line in removed[:_PAIRS] if "++" in line and len(line) <= _LONG]
+    for was, old, now, new in span_pairs(added[:_PAIRS], olds, _COUNTED_RE, _COUNT_RE) if olds else ():
+        if now.group() == (was.group("v") or was.group("p")):
+            return (f"drops the count from a bound check ({was.group()} → {now.group()}: the count never grows, the limit never "
+                    f"stops anything): {paired_quote(old, new)}")
+    return None
+
+
+_SUB_RE = re.compile(r"(?P<a>[\w$]+(?:\.[\w$]+)*(?:\(\))?)\.Sub\(\s*(?P<b>[\w$]+(?:\.[\w$]+)*(?:\(\))?)\s*\)")
+
+
+def difference_swapped(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    new_lines, old_lines = edited_sides(added[:_PAIRS], removed[:_PAIRS])
+    olds = {}
+    for line in old_lines:
+        for m in _SUB_RE.finditer(line) if ".Sub(" in line and len(line) <= _LONG else ():
+            olds[(unspaced(line[:m.start()]), unspaced(line[m.end():]), m.group("b"), m.group("a"))] = line
+    for line in new_lines if olds else ():
+        for m in _SUB_RE.finditer(line) if ".Sub(" in line and len(line) <= _LONG else ():
+            if m.group("a") != m.group("b") and (old := olds.get((unspaced(line[:m.start()]), unspaced(line[m.end():]), m.group("a"), m.group("b")))):
+                return f"swaps a time difference's operands (its sign turns: a deadline ahead reads as passed): {paired_quote(old, line)}"
+    return None
+
+
+def reach_pair(added: Sequence[str], removed: Sequence[str]) -> tuple[str, bool] | None:
+    """The first of these (see the module's doc), with whether it is classic (high)."""
+    if (high := wildcard_dot_dropped(added, removed) or impersonation_raised(added, removed)) is not None:
+        return high, True
+    if (look := location_slash_dropped(added, removed) or count_dropped(added, removed) or difference_swapped(added, removed)) is not None:
+        return look, False
+    return None
