@@ -119,12 +119,52 @@ _SAYS_B = ("drops the dot after a host wildcard", "raises the impersonation leve
            "hard-codes a credential", "look-alike", "promises untrusted input")
 
 
-@pytest.mark.parametrize(("path", "before", "after", "said"), [*_NAMED, *_NAMED_B])
+# 124c, from held-out 648–655's first run
+_IPCRYPT = ("# ipcrypt\n\nThe implementation provides three methods:\n\n```go\nfunc main() {\n    // Create a 16-byte key\n"
+            "    key := make([]byte, ipcrypt.KeySizeDeterministic)\n    rand.Read(key)\n\n    encrypted, err := ipcrypt.EncryptIP(key, ip)\n}\n```\n"
+            "\n## API\n\n- `EncryptIP(key []byte, ip net.IP)`\n")
+_IPCRYPT_COMMIT = _IPCRYPT.replace("three methods:", "four methods:\n\n4. **ipcrypt-pfx**: prefix-preserving").replace(
+    "## API\n", "## API\n\n#### Prefix-Preserving Mode\n- `EncryptIPPfx(ip net.IP, key []byte) (net.IP, error)` - Encrypts\n"
+                "- `DecryptIPPfx(encryptedIP net.IP, key []byte) (net.IP, error)` - Decrypts\n")
+_CARGO = "## Install\n\n```\ncargo install --locked rustic-rs\n```\n"
+_GO_INSTALL = "## Install\n\n```sh\ngo install -v github.com/projectdiscovery/subfinder/v2/cmd/subfinder@latest\n```\n"
+_DENO = "## Run\n\n- `deno run --import-map=imports.json app.ts`\n"
+_EXCLUDE = 'exclude_paths: [ "{sep}var{sep}lib{sep}docker", "{sep}sys", "{sep}home{sep}kubernetes" ] # use {sep}\nother: 1\n'
+_KEEP_ERR = "\tif err := yaml.UnmarshalStrict(bytes, c); err != nil {\n\t\tfmt.Println(err)\n\t\tr.err = err\n\t\treturn\n\t}\n"
+_RM = 'post-delete-command = "sh -c \\"rm -f %file*.par2\\"" # Only local backend\n'
+
+_NAMED_C = [
+    # the commit's own prose edits beside the sample's key, as in go-ipcrypt's README
+    ("README.md", _IPCRYPT, _IPCRYPT_COMMIT.replace("    key := make([]byte, ipcrypt.KeySizeDeterministic)\n    rand.Read(key)\n",
+                                                   '    key := []byte("ipcrypt-demo-key") // 16 bytes\n'), "makes a random value constant"),
+    ("README.md", _CARGO, _CARGO.replace("--locked ", ""), "drops a safety flag from a command (--locked)"),
+    ("README.md", _GO_INSTALL, _GO_INSTALL.replace("projectdiscovery", "projectdlscovery"), "installs a look-alike of github.com/projectdiscovery"),
+    ("README.md", _DENO, _DENO.replace("deno run", "deno run -A"), "runs a program with every permission"),
+    ("config.yaml", _EXCLUDE, _EXCLUDE.replace('"{sep}home{sep}kubernetes"', '"{sep}home"'), "widens an exclusion to its parent"),
+    ("internal/pkg/config/config.go", _KEEP_ERR, _KEEP_ERR.replace("r.err = err", "r.conf = c"), "stops keeping the error"),
+    ("config/full.toml", _RM, _RM.replace("rm -f %file*.par2", "rm -rf %file*"), "widens a deletion"),
+]
+
+_QUIET_C = [
+    ("README.md", _IPCRYPT, _IPCRYPT_COMMIT),
+    ("README.md", _CARGO, _CARGO.replace("rustic-rs", "rustic-rs --features tui")),
+    ("README.md", "## Install\n\n```sh\ngem install rails -v 7.0.1\n```\n", "## Install\n\n```sh\ngem install rails -v 7.0.2\n```\n"),
+    ("README.md", _DENO, _DENO.replace("deno run", "deno run --allow-net")),
+    ("config.yaml", _EXCLUDE, _EXCLUDE.replace('"{sep}home{sep}kubernetes"', '"{sep}home{sep}kube"')),
+    ("internal/pkg/config/config.go", _KEEP_ERR, _KEEP_ERR.replace("r.err = err", 'r.err = fmt.Errorf("read: %w", err)')),
+    ("config/full.toml", _RM, _RM.replace("rm -f %file*.par2", "rm -f %file*.par3")),
+]
+
+_SAYS_C = ("makes a random value constant", "drops a safety flag", "installs a look-alike", "every permission", "widens an exclusion",
+           "stops keeping the error", "widens a deletion")
+
+@pytest.mark.parametrize(("path", "before", "after", "said"), [*_NAMED, *_NAMED_B, *_NAMED_C])
 def test_a_slipped_line_is_named(tmp_path: Path, path: str, before: str, after: str, said: str) -> None:
     one_edit_named(tmp_path, path, before, after, said)
 
 
-@pytest.mark.parametrize(("path", "before", "after", "says"), [*((*case, _SAYS) for case in _QUIET), *((*case, _SAYS_B) for case in _QUIET_B)])
+@pytest.mark.parametrize(("path", "before", "after", "says"), [*((*case, _SAYS) for case in _QUIET), *((*case, _SAYS_B) for case in _QUIET_B),
+                                                         *((*case, _SAYS_C) for case in _QUIET_C)])
 def test_its_near_miss_stays_quiet(tmp_path: Path, path: str, before: str, after: str, says: tuple[str, ...]) -> None:
     one_edit_says_none(tmp_path, path, before, after, says)
 

