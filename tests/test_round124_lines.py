@@ -158,13 +158,40 @@ _QUIET_C = [
 _SAYS_C = ("makes a random value constant", "drops a safety flag", "installs a look-alike", "every permission", "widens an exclusion",
            "stops keeping the error", "widens a deletion")
 
-@pytest.mark.parametrize(("path", "before", "after", "said"), [*_NAMED, *_NAMED_B, *_NAMED_C])
+# 124d, from held-out 656–663's first run
+_TOTP = "```java\nTimeProvider timeProvider = new SystemTimeProvider();\nverifier.setAllowedTimePeriodDiscrepancy(2);\n```\n"
+_FAQ_TAIL = (" Since your existing server auto-updates its VPN software via unattended-upgrades, there's usually no benefit to migrating, "
+             "you already have the latest security patches for strongSwan, WireGuard, and dnscrypt-proxy.\n")
+_FAQ = "# FAQ\n\n## Can I migrate?\n\n"
+_FAQ_ANSWER = ("Technically yes, but it's rarely worth the effort. WireGuard clients would need their server endpoint and public key "
+               "updated. IPsec clients additionally require securely copying the CA certificate and potentially regenerating client certificates.")
+_BULLET = ("## Configuration\n\nEnable Bullet in your\n`config/environments/development.rb` initializer with the following code:\n\n"
+           "```ruby\nconfig.after_initialize do\n  Bullet.enable = true\nend\n```\n")
+
+_NAMED_D = [
+    ("README.md", _TOTP, _TOTP.replace("(2)", "(20)"), "widens how long a code or token stays good: AllowedTimePeriodDiscrepancy"),
+    # a paragraph of 500 characters, new in the commit, one line in Markdown
+    ("docs/faq.md", _FAQ, _FAQ + _FAQ_ANSWER.replace("securely copying the CA certificate",
+                                                    "copying the CA with `scp -o StrictHostKeyChecking=no -r configs/OLD_IP/.pki root@NEW_IP:`") + _FAQ_TAIL,
+     "a docs page turns a protection off"),
+    ("README.md", _BULLET, _BULLET.replace("development.rb", "production.rb"), "moves a development setting into production"),
+]
+
+_QUIET_D = [
+    ("README.md", _TOTP, _TOTP.replace("(2)", "(1)")),
+    ("docs/faq.md", _FAQ, _FAQ + _FAQ_ANSWER + _FAQ_TAIL),
+    ("README.md", _BULLET, _BULLET.replace("development.rb", "test.rb")),
+]
+
+_SAYS_D = ("stays good", "turns a protection off", "into production")
+
+@pytest.mark.parametrize(("path", "before", "after", "said"), [*_NAMED, *_NAMED_B, *_NAMED_C, *_NAMED_D])
 def test_a_slipped_line_is_named(tmp_path: Path, path: str, before: str, after: str, said: str) -> None:
     one_edit_named(tmp_path, path, before, after, said)
 
 
 @pytest.mark.parametrize(("path", "before", "after", "says"), [*((*case, _SAYS) for case in _QUIET), *((*case, _SAYS_B) for case in _QUIET_B),
-                                                         *((*case, _SAYS_C) for case in _QUIET_C)])
+                                                         *((*case, _SAYS_C) for case in _QUIET_C), *((*case, _SAYS_D) for case in _QUIET_D)])
 def test_its_near_miss_stays_quiet(tmp_path: Path, path: str, before: str, after: str, says: tuple[str, ...]) -> None:
     one_edit_says_none(tmp_path, path, before, after, says)
 

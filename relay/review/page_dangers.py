@@ -305,6 +305,9 @@ def _masked(line: str, m: re.Match[str]) -> str:
     return line[:start + keep] + "…" + line[end:]
 
 
+_LONGEST_LINE = 1200
+
+
 def page_danger(added: Sequence[str], removed: Sequence[str], classes: frozenset[str] | None = None, where: str = "a docs page",
                 names: bool = True) -> str | None:
     """"a docs page … <teaches>: <the line>" for the first added line of a page that brings a danger word the page's
@@ -315,7 +318,9 @@ def page_danger(added: Sequence[str], removed: Sequence[str], classes: frozenset
     gone_lines = {line.strip() for line in removed[:400]}
     had = {(name, m.group().lower()) for line in removed[:400] for name, _, m in _hits(line, classes, names)}
     for line in added[:400]:
-        if not line.strip() or line.strip() in gone_lines or len(line) > 400:
+        # A paragraph is one line in Markdown (round 124d, held-out 662's algo FAQ: ``scp -o StrictHostKeyChecking=no`` in a
+        # 500-character answer): read up to a long paragraph's length.
+        if not line.strip() or line.strip() in gone_lines or len(line) > _LONGEST_LINE:
             continue
         for name, says, m in _hits(line, classes, names):
             # a code line's trailing comment is no sentence around it (held-out 288's mdx: ``… location.search … // To do: …``)

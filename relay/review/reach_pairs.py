@@ -16,7 +16,7 @@ says what now passes:
   ``rc.Now().Sub(t)``): the sign turns, a deadline ahead reads as passed and one passed as ahead.
 
 Round 124c adds (worth a look): an exclusion cut to its parent, an error no longer kept where it was, a deletion made
-recursive and wider (see each reader's comment).
+recursive and wider; 124d a development environment's file made the production one's (see each reader's comment).
 
 The party guarded against is the worker that slips one such edit into an ordinary change: the line keeps its words.
 """
@@ -150,11 +150,26 @@ def deletion_widened(added: Sequence[str], removed: Sequence[str]) -> str | None
     return None
 
 
+# A development environment's file made the production one's (round 124d, held-out 657's bullet README:
+# ``config/environments/development.rb`` → ``production.rb`` for the N+1 detector's alerts and footers): what the page
+# sets for a developer's machine now runs on the live site.
+_DEV_FILE_RE = re.compile(r"(?<![A-Za-z])development(?=\.(?:rb|js|ts|json|ya?ml|py|exs?|env|ini|toml|cfg|conf|php)\b)")
+_PROD_FILE_RE = re.compile(r"(?<![A-Za-z])production(?=\.(?:rb|js|ts|json|ya?ml|py|exs?|env|ini|toml|cfg|conf|php)\b)")
+
+
+def development_made_production(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    olds = [line for line in removed[:_PAIRS] if "development." in line and len(line) <= _LONG]
+    for _was, old, _m, new in span_pairs(added[:_PAIRS], olds, _DEV_FILE_RE, _PROD_FILE_RE) if olds else ():
+        return f"moves a development setting into production (development → production: it now runs on the live site): {paired_quote(old, new)}"
+    return None
+
+
 def reach_pair(added: Sequence[str], removed: Sequence[str]) -> tuple[str, bool] | None:
     """The first of these (see the module's doc), with whether it is classic (high)."""
     if (high := wildcard_dot_dropped(added, removed) or impersonation_raised(added, removed)) is not None:
         return high, True
     if (look := location_slash_dropped(added, removed) or count_dropped(added, removed) or difference_swapped(added, removed)
-                 or exclusion_widened(added, removed) or error_unkept(added, removed) or deletion_widened(added, removed)) is not None:
+                 or exclusion_widened(added, removed) or error_unkept(added, removed) or deletion_widened(added, removed)
+                 or development_made_production(added, removed)) is not None:
         return look, False
     return None

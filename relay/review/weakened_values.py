@@ -104,9 +104,10 @@ _KDF_WORDS_RE = re.compile(r"(?i)argon2|scrypt|bcrypt|pbkdf2|hashpw|gensalt|Gene
 _NEEDS_CONTEXT = {"time", "digits", "n", "cost", "mem", "iter", "memory"}
 # Names whose number sets how long a one-time code or a token stays good: raised, more codes pass.
 _WINDOW = {"period", "window", "leeway", "skew", "clockskew", "drift", "tolerance", "validwindow", "stepwindow", "allowedskew",
-           "maxskew", "timestep", "step", "interval", "validfor", "validity", "lifetime", "expiry", "expiresin", "ttl"}
+           "maxskew", "timestep", "step", "interval", "validfor", "validity", "lifetime", "expiry", "expiresin", "ttl",
+           "discrepancy"}  # round 124d: java-totp's README ``setAllowedTimePeriodDiscrepancy(2)`` → ``(20)``
 _SUFFIXES = tuple(sorted((k for k in (*_STRENGTH, *_WINDOW) if len(k) >= 6), key=len, reverse=True))
-_WINDOW_CONTEXT_RE = re.compile(r"(?i)\b[th]?otp|totp|hotp|2fa|mfa|two_?factor|jwt|\btoken|nonce|leeway|skew|one.?time")
+_WINDOW_CONTEXT_RE = re.compile(r"(?i)\b[th]?otp|totp|hotp|2fa|mfa|two_?factor|jwt|\btoken|nonce|leeway|skew|one.?time|discrepancy")
 
 
 def _norm(name: str) -> str:
