@@ -169,6 +169,8 @@ _BULLET = ("## Configuration\n\nEnable Bullet in your\n`config/environments/deve
            "```ruby\nconfig.after_initialize do\n  Bullet.enable = true\nend\n```\n")
 
 _NAMED_D = [
+    ("docs/keyboard-usage.rst", "    keyboard = Controller()\n    keyboard.type('Hello World')\n", "    keyboard = Controller()\n    keyboard.type('Pr0d-Adm1n!2024')\n",
+     "writes a literal secret or key"),
     ("README.md", _TOTP, _TOTP.replace("(2)", "(20)"), "widens how long a code or token stays good: AllowedTimePeriodDiscrepancy"),
     # a paragraph of 500 characters, new in the commit, one line in Markdown
     ("docs/faq.md", _FAQ, _FAQ + _FAQ_ANSWER.replace("securely copying the CA certificate",
@@ -179,11 +181,15 @@ _NAMED_D = [
 
 _QUIET_D = [
     ("README.md", _TOTP, _TOTP.replace("(2)", "(1)")),
+    # a method named eval defined, not text run (tree-sitter's grammar expander, held-out 662: it outranked the plant)
+    ("src/expand.rs", "struct A;\n", "struct A;\nimpl A {\n    fn eval(&mut self, pool: &RulePool, root: RuleId) -> Width {\n        0\n    }\n}\n"),
+    ("src/calc.py", "x = 1\n", "x = 1\n\n\ndef eval(expr):\n    return parse(expr).value\n"),
     ("docs/faq.md", _FAQ, _FAQ + _FAQ_ANSWER + _FAQ_TAIL),
     ("README.md", _BULLET, _BULLET.replace("development.rb", "test.rb")),
+    ("docs/keyboard-usage.rst", "    keyboard = Controller()\n    keyboard.type('Hello World')\n", "    keyboard = Controller()\n    keyboard.type('HelloWorld2024')\n"),
 ]
 
-_SAYS_D = ("stays good", "turns a protection off", "into production")
+_SAYS_D = ("stays good", "turns a protection off", "into production", "runs text as code", "literal secret")
 
 @pytest.mark.parametrize(("path", "before", "after", "said"), [*_NAMED, *_NAMED_B, *_NAMED_C, *_NAMED_D])
 def test_a_slipped_line_is_named(tmp_path: Path, path: str, before: str, after: str, said: str) -> None:

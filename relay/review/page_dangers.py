@@ -48,7 +48,9 @@ _PLACEHOLDER = re.compile(r"(?i)^[\"']urn:|your|xxx|example|change.?me|dummy|fak
 # A long hex literal that names no secret: a public key, a digest, an id.
 _NOT_SECRET_HEX = re.compile(r"(?i)public|pub_?key|hash|digest|sha\d*|\b(?:sub|sid|jti|kid|id)\b|key_?ids?\b|fingerprint|checksum|commit")
 _TEXT = re.compile(r"\"[^\"\n]*\"|'[^'\n]*'")
-_NAMES_A_PASSWORD = re.compile(r"(?i)password|passwd|secret|credential")
+# (or types one: a keyboard or browser automation's typed text, round 124d: held-out 652's pynput docs,
+# ``keyboard.type('Hello World')`` → ``keyboard.type('Pr0d-Adm1n!2024')``)
+_NAMES_A_PASSWORD = re.compile(r"(?i)password|passwd|secret|credential|\b(?:keyboard|pyautogui|page|driver|element|locator)\.(?:type|typewrite|write|fill|send_keys|sendKeys)\s*\(")
 _SECRET_NAME = r"(?:password|passwd|pwd|secret|token|api[_-]?key|private[_-]?key|seed)\w*"
 
 # (class, what the page then teaches, pattern). One line's first class decides its quote.

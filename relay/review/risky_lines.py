@@ -239,7 +239,7 @@ _SAFE_SETTINGS: tuple[tuple[str, str, re.Pattern[str]], ...] = (
 _DANGEROUS_CALLS: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = build_lines.CALLS + platform_lines.CALLS + (
     ("runs text as code", ("eval", "exec", "function", "settimeout", "runin", "vm.script", "create_function", "assert",
                            "preg_replace", "scriptengine", "__import__", "send(", "constantize", "const_get"), re.compile(
-        r"(?<![\w.$])eval\s*\(|(?<![\w.$])exec\s*\((?!\s*\))|\bnew\s+Function\s*\(|(?<![\w.])Function\s*\(\s*['\"`]|"
+        r"(?<![\w.$])(?<!\bfn )(?<!\bdef )(?<!function )(?<!\bfunc )eval\s*\(|(?<![\w.$])(?<!\bfn )(?<!\bdef )(?<!function )(?<!\bfunc )exec\s*\((?!\s*\))|\bnew\s+Function\s*\(|(?<![\w.])Function\s*\(\s*['\"`]|"
         r"\bsetTimeout\s*\(\s*['\"`]|\bvm\.(?:runIn\w*Context|runInThisContext|Script)\s*\(|\b(?:instance|class|module)_eval\s*\(?\s*['\"]|"
         r"\bcreate_function\s*\(|\bassert\s*\(\s*\$|\bpreg_replace\s*\(\s*['\"](.).*\1[a-z]*e[a-z]*['\"]|\bScriptEngine\w*\b.*\.eval\s*\(|"
         r"(?<![\w.])__import__\s*\(\s*(?!['\"])|\.(?:public_)?send\s*\(\s*params\[|\bconstantize\b|\bconst_get\s*\(\s*params\[|(?:\b\w+\s*=\s*|(?<![\w.$])map\s*\(\s*)eval\s*(?=[,)])")),  # 119: ``loads=eval``
