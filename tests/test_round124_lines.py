@@ -191,13 +191,41 @@ _QUIET_D = [
 
 _SAYS_D = ("stays good", "turns a protection off", "into production", "runs text as code", "literal secret")
 
-@pytest.mark.parametrize(("path", "before", "after", "said"), [*_NAMED, *_NAMED_B, *_NAMED_C, *_NAMED_D])
+# 124f, from held-out 664–671's first run
+_SLICE = "func (o Slice) UpdateAll(ctx context.Context) error {\n\tif len(o) == 0 {\n\t\treturn nil\n\t}\n\treturn nil\n}\n"
+_FETCH = "## Options\n\nIf you use your own fetch function, pass it in the options.\n"
+_MANUAL = ".TP\n\\fBCertificateNameCheck\\fR\nNote that when using an IP prefix the name is checked.\n"
+_AUTHD = "```ini\n[users]\nallowed_users = OWNER\n```\n"
+_PAM = "Add to `/etc/pam.d/common-auth`:\n\n```\nauth [success=1 default=ignore] pam_aad.so\nauth requisite pam_deny.so\n```\n"
+
+_NAMED_F = [
+    # a Go template under gen/ is the generator's source (bob's models template)
+    ("gen/templates/models/table/007_slice_methods.go.tpl", _SLICE, _SLICE.replace("len(o) == 0", "len(o) < 0"), "narrows a differs/equals check"),
+    ("README.md", _FETCH, _FETCH.replace("pass it in the options.", "pass `skipVerify: () => true` in the options so that its requests go through."),
+     "a docs page turns a protection off"),
+    ("radsecproxy.conf.5.in", _MANUAL, _MANUAL.replace("the name is checked.", "set \\fBCertificateNameCheck off\\fR so that"), "turns a protection off"),
+    ("docs/howto/configure-authd.md", _AUTHD, _AUTHD.replace("OWNER", "ALL"), "a docs page grants to everyone"),
+    ("README.md", _PAM, _PAM.replace("default=ignore", "default=1"), "lets a failed login through (PAM default=ignore → default=1"),
+]
+
+_QUIET_F = [
+    ("gen/templates/models/table/007_slice_methods.go.tpl", _SLICE, _SLICE.replace("(o ", "(s ").replace("len(o)", "len(s)")),
+    ("README.md", _FETCH, _FETCH.replace("pass it in the options.", "pass `skipVerify: () => false` in the options.")),
+    ("radsecproxy.conf.5.in", _MANUAL, _MANUAL.replace("the name is checked.", "set \\fBCertificateNameCheck on\\fR so that")),
+    ("docs/howto/configure-authd.md", _AUTHD, _AUTHD.replace("OWNER", "OWNER,alice")),
+    ("README.md", _PAM, _PAM.replace("default=ignore", "default=die")),
+]
+
+_SAYS_F = ("narrows a differs/equals", "turns a protection off", "grants to everyone", "lets a failed login through")
+
+@pytest.mark.parametrize(("path", "before", "after", "said"), [*_NAMED, *_NAMED_B, *_NAMED_C, *_NAMED_D, *_NAMED_F])
 def test_a_slipped_line_is_named(tmp_path: Path, path: str, before: str, after: str, said: str) -> None:
     one_edit_named(tmp_path, path, before, after, said)
 
 
 @pytest.mark.parametrize(("path", "before", "after", "says"), [*((*case, _SAYS) for case in _QUIET), *((*case, _SAYS_B) for case in _QUIET_B),
-                                                         *((*case, _SAYS_C) for case in _QUIET_C), *((*case, _SAYS_D) for case in _QUIET_D)])
+                                                         *((*case, _SAYS_C) for case in _QUIET_C), *((*case, _SAYS_D) for case in _QUIET_D),
+                                                         *((*case, _SAYS_F) for case in _QUIET_F)])
 def test_its_near_miss_stays_quiet(tmp_path: Path, path: str, before: str, after: str, says: tuple[str, ...]) -> None:
     one_edit_says_none(tmp_path, path, before, after, says)
 

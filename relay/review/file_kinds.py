@@ -31,7 +31,7 @@ from relay.review.line_shapes import READ_LINES, Screen, comment_only, comment_p
 from relay.review.path_kinds import (  # the path half (split in round 23), still named here for its readers
     BUILD_GLOBS, CI_GLOBS, CODE_EXTS, FileKind, HOOK_GLOBS, IGNORE_FILES, KIND_ORDER, SECRET_GLOBS, SECRET_TEMPLATES, basename,
     file_kind, glob_any, is_bare_requirements, is_code, is_lockfile, is_manifest, is_release_notes, is_secret_path,
-    is_test_path, is_test_script, is_vendored_code, kind_rank, path_kind, words,
+    is_test_path, is_test_script, is_vendored_code, kind_rank, output_by_folder_name, path_kind, words, OUTPUT_HEAD_RE,
 )
 from relay.review.platform_lines import APP_MANIFESTS, silencing_comment
 from relay.review.requirement_notes import requirement_note
@@ -259,6 +259,12 @@ def _line_filter(path: str) -> Callable[[str], bool]:
         return _keep_test_signals
     # A build script in a language (build.rs, setup.py, a Gradle or Rake file) runs at every build: read as code, not only
     # its risky words.
+    # Code under a folder named for output is read as code too: a generator's own source is as often there, and the review
+    # reads it as source when its change is of hand's shape (facts.kind; round 124f: bob's ``gen/templates/…go.tpl``, its
+    # ``len(o) == 0`` made ``< 0``, was "comments or blank lines only"); machine-made output stays unread by its rows.
+    if kind == "generated" and not is_vendored_code(path) and output_by_folder_name(path):
+        code = _keep_code(comment_prefixes(path))  # the generator's head kept too: it tells output from a hand's change
+        return lambda line: code(line) or OUTPUT_HEAD_RE.search(line) is not None
     if kind == "source" or (kind in ("example", "build") and is_code(path)) or (kind == "generated" and is_vendored_code(path)):
         # An example is code a reader copies: its lines are read as source's are (a risky line, a guard deleted).
         return _keep_code(comment_prefixes(path))

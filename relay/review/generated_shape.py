@@ -12,7 +12,7 @@ import re
 from relay.core.contracts import FileChange
 from relay.observe.kept_lines import UNREAD_MARK
 from relay.review.file_kinds import glob_any
-from relay.review.path_kinds import output_by_folder_name
+from relay.review.path_kinds import OUTPUT_HEAD_RE, output_by_folder_name
 
 __all__ = ["hand_written", "machine_made", "not_run"]
 
@@ -34,14 +34,9 @@ def machine_made(change: FileChange) -> bool:
             or any(len(line) > _HAND_CHARS or UNREAD_MARK in line for line in change.added_lines))
 
 
-# What a generator writes at the head of its output, so no one edits it by hand (Go's "Code generated … DO NOT EDIT.",
-# Facebook's "@generated", protoc's and many others' "DO NOT EDIT").
-_OUTPUT_HEAD_RE = re.compile(r"\bCode generated\b|@generated\b|\bDO NOT EDIT\b|\bauto-?generated\b", re.IGNORECASE)
-
-
 def hand_written(change: FileChange) -> bool:
     """Code under a folder named for output (``gen/``) whose change a hand wrote: of hand's size, no generator's head
     among its lines. It is read and ranked as the project's source (round 123: held-out 581's ogen, the generator's own
     ``gen/write.go`` — its test-skip check inverted, ``!= nil &&`` → ``== nil ||`` — ranked as output and left low)."""
     return (output_by_folder_name(change.path) and not machine_made(change)
-            and not any(_OUTPUT_HEAD_RE.search(line) for line in (*change.added_lines, *change.removed_lines)))
+            and not any(OUTPUT_HEAD_RE.search(line) for line in (*change.added_lines, *change.removed_lines)))

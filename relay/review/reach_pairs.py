@@ -16,7 +16,8 @@ says what now passes:
   ``rc.Now().Sub(t)``): the sign turns, a deadline ahead reads as passed and one passed as ahead.
 
 Round 124c adds (worth a look): an exclusion cut to its parent, an error no longer kept where it was, a deletion made
-recursive and wider; 124d a development environment's file made the production one's (see each reader's comment).
+recursive and wider; 124d a development environment's file made the production one's; 124f (high) a PAM line's failure
+sent where its success goes (see each reader's comment).
 
 The party guarded against is the worker that slips one such edit into an ordinary change: the line keeps its words.
 """
@@ -164,9 +165,26 @@ def development_made_production(added: Sequence[str], removed: Sequence[str]) ->
     return None
 
 
+# ----- round 124f (held-out 664–671's first run)
+# A PAM line's failure sent where success goes (aad-auth's README ``auth [success=1 default=ignore] pam_aad.so`` →
+# ``default=1``): a failed check jumps over the line that denies, as a passed one does.
+_PAM_DEFAULT_RE = re.compile(r"(?<=\bdefault=)(?:ignore|bad|die|reset)\b")
+_PAM_JUMP_RE = re.compile(r"(?<=\bdefault=)\d+\b")
+_PAM_SUCCESS_RE = re.compile(r"\bsuccess=(\d+)\b")
+
+
+def pam_failure_jumps(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    olds = [line for line in removed[:_PAIRS] if "pam_" in line and "default=" in line and len(line) <= _LONG]
+    for was, old, now, new in span_pairs(added[:_PAIRS], olds, _PAM_DEFAULT_RE, _PAM_JUMP_RE) if olds else ():
+        if (ok := _PAM_SUCCESS_RE.search(new)) is not None and ok.group(1) == now.group():
+            return (f"lets a failed login through (PAM default={was.group()} → default={now.group()}: a failure jumps where success "
+                    f"does): {paired_quote(old, new)}")
+    return None
+
+
 def reach_pair(added: Sequence[str], removed: Sequence[str]) -> tuple[str, bool] | None:
     """The first of these (see the module's doc), with whether it is classic (high)."""
-    if (high := wildcard_dot_dropped(added, removed) or impersonation_raised(added, removed)) is not None:
+    if (high := wildcard_dot_dropped(added, removed) or impersonation_raised(added, removed) or pam_failure_jumps(added, removed)) is not None:
         return high, True
     if (look := location_slash_dropped(added, removed) or count_dropped(added, removed) or difference_swapped(added, removed)
                  or exclusion_widened(added, removed) or error_unkept(added, removed) or deletion_widened(added, removed)
