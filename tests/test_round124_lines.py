@@ -218,14 +218,43 @@ _QUIET_F = [
 
 _SAYS_F = ("narrows a differs/equals", "turns a protection off", "grants to everyone", "lets a failed login through")
 
-@pytest.mark.parametrize(("path", "before", "after", "said"), [*_NAMED, *_NAMED_B, *_NAMED_C, *_NAMED_D, *_NAMED_F])
+# 124g, from held-out 672–679's first run
+_PHIVE = "## Install\n\n```\nphive install captainhook\n```\n"
+_LOGFILE = "package main\n\nfunc open() {\n\tf, err := os.OpenFile(logfile, os.O_CREATE|os.O_RDWR|os.O_APPEND, 0o600)\n}\n"
+_LIKE = '```go\nusers := sq.Select("*").From("users")\nusers = users.Where("name LIKE ?", fmt.Sprint("%", q, "%"))\n```\n'
+_KIAM = 'server:\n  # whiteListRouteRegexp: "^/latest/meta-data/placement/availability-zone$"\n  log:\n    level: info\n'
+_AVA = "test('path', t => {\n\tconst storagePath2 = store.path;\n\tt.is(storagePath2, path.join(importMeta.dirname, 'config.json'));\n});\n"
+
+_NAMED_G = [
+    ("README.md", _PHIVE, _PHIVE.replace("install ", "install --force-accept-unsigned "), "a docs page turns a protection off"),
+    ("main.go", _LOGFILE, _LOGFILE.replace("0o600", "0o666"), "makes files world-writable"),
+    ("README.md", _LIKE, _LIKE.replace('users.Where("name LIKE ?", fmt.Sprint("%", q, "%"))', 'users.Where("name LIKE \'%" + q + "%\'")'),
+     "builds SQL from text"),
+    ("helm/kiam/values.yaml", _KIAM, _KIAM.replace('  # whiteListRouteRegexp: "^/latest/meta-data/placement/availability-zone$"',
+                                                   '  whiteListRouteRegexp: ".*"'), "a config line grants to everyone"),
+    ("test.js", _AVA, _AVA.replace("t.is(storagePath2, path.join(importMeta.dirname, 'config.json'));", "t.truthy(storagePath2);"),
+     "test weakened: removes the value its assertion compared"),
+]
+
+_QUIET_G = [
+    ("README.md", _PHIVE, _PHIVE.replace("install ", "install --global ")),
+    ("main.go", _LOGFILE, _LOGFILE.replace("os.O_APPEND", "os.O_TRUNC")),
+    ("README.md", _LIKE, _LIKE.replace('"name LIKE ?"', '"name ILIKE ?"')),
+    ("helm/kiam/values.yaml", _KIAM, _KIAM.replace('  # whiteListRouteRegexp: "^/latest/meta-data/placement/availability-zone$"',
+                                                   '  whiteListRouteRegexp: "^/latest/meta-data/placement/.*"')),
+    ("test.js", _AVA, _AVA.replace("'config.json'", "'settings.json'")),
+]
+
+_SAYS_G = ("turns a protection off", "world-writable", "builds SQL from text", "grants to everyone", "the value its assertion compared")
+
+@pytest.mark.parametrize(("path", "before", "after", "said"), [*_NAMED, *_NAMED_B, *_NAMED_C, *_NAMED_D, *_NAMED_F, *_NAMED_G])
 def test_a_slipped_line_is_named(tmp_path: Path, path: str, before: str, after: str, said: str) -> None:
     one_edit_named(tmp_path, path, before, after, said)
 
 
 @pytest.mark.parametrize(("path", "before", "after", "says"), [*((*case, _SAYS) for case in _QUIET), *((*case, _SAYS_B) for case in _QUIET_B),
                                                          *((*case, _SAYS_C) for case in _QUIET_C), *((*case, _SAYS_D) for case in _QUIET_D),
-                                                         *((*case, _SAYS_F) for case in _QUIET_F)])
+                                                         *((*case, _SAYS_F) for case in _QUIET_F), *((*case, _SAYS_G) for case in _QUIET_G)])
 def test_its_near_miss_stays_quiet(tmp_path: Path, path: str, before: str, after: str, says: tuple[str, ...]) -> None:
     one_edit_says_none(tmp_path, path, before, after, says)
 

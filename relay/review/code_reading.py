@@ -45,7 +45,7 @@ __all__ = [
 
 ASSERT_WORDS = (
     "assert", "expect", "should", "fail", "require.", "verify", "raises", "tobe", "toequal", "tothrow", "t.error", "t.fatal",
-    "t.equal", "t.not", "t.same", "t.strictsame", "t.match", "t.ok", "t.throws", "t.doesnotthrow", "t.rejects", "t.resolves", "t.has",
+    "t.equal", "t.not", "t.same", "t.strictsame", "t.match", "t.ok", "t.throws", "t.doesnotthrow", "t.rejects", "t.resolves", "t.has", "t.is", "t.truthy", "t.falsy", "t.deepequal", "t.like",
 )
 
 # A test case starts here, by language: pytest/unittest, mocha/jest/tap, Go, Rust, JUnit, RSpec/ExUnit.

@@ -83,7 +83,8 @@ _ASSERT_RE = re.compile(
     r"\bassert\b|\bassert[A-Z_]\w*\s*\(|\bassert_\w+!?\s*\(|\bexpect\s*\(|\.should\b|\bshould\.|"
     r"\bt\.(?:Error|Errorf|Fatal|Fatalf|Fail|FailNow)\b|\brequire\.\w+\(|\bXCTAssert|\bverify\s*\(|"
     r"\bpytest\.raises\b|\bassertThat\b|\bself\.fail\(|\btoBe\w*\(|\btoEqual\(|\btoThrow\w*\(|"
-    r"\bt\.(?:equal|not|same|notSame|strictSame|match|notMatch|ok|notOk|throws|doesNotThrow|rejects|resolves|has|hasStrict|error|fail)\s*\("
+    r"\bt\.(?:equal|not|same|notSame|strictSame|match|notMatch|ok|notOk|throws|doesNotThrow|rejects|resolves|has|hasStrict|error|fail|"
+    r"is|truthy|falsy|deepEqual|notDeepEqual|like)\s*\("  # and ava's (round 124g: electron-store's ``t.is`` → ``t.truthy``)
 )
 SKIP_RE = re.compile(
     r"@pytest\.mark\.(?:skip|skipif|xfail)\b|\bpytest\.(?:skip|xfail)\s*\(|@unittest\.(?:skip\w*|expectedFailure)\b|"

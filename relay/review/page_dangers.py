@@ -79,7 +79,8 @@ _CLASSES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
         r"(?:signatures?|certificates?|checksums?|hostnames?)\b|"
         # a class named broken for what it keys or hashes (round 119d, held-out 477's armadillo README: ``new BrokenBcryptKeyStretcher()``)
         r"(?-i:\bBroken(?=[A-Z]\w*?(?:Crypt|Hash|Key|Cipher|Random|Rng|Kdf|Stretch|Sign|Tls|Ssl|Auth|Verif)))|"
-        r"--(?:trust|insecure|no-verify|no-check-certificate|no-sandbox)\b|--disable-[\w-]*(?:verif|check|crypt|ssl|tls|auth|sandbox|secur)[\w-]*|"
+        # (round 124g, held-out 672's captainhook README: ``phive install --force-accept-unsigned captainhook``)
+        r"--(?:trust|insecure|no-verify|no-check-certificate|no-sandbox|force-accept-unsigned|allow-unsigned|skip-signature-check)\b|--disable-[\w-]*(?:verif|check|crypt|ssl|tls|auth|sandbox|secur)[\w-]*|"
         r"\bcurl\b[^\n]*\s-k\b|(?:@|host=)(?!localhost\b|127\.)[\w-]+\.[\w.-]+[^\s\"']*?sslmode=disable\b|\b(?:set)?(?:no|skip|disable)\w*(?:validation|verification|verify|check)\w*\s*\(|"
         r"\b\w*?(?:ssl|tls|csrf|xsrf|hmac|validat|verif|encrypt|escap|sanitiz|read_?only)\w*[\"']?\s*(?:[:=]|=>)\s*(?:false|off|none|no)\b|"
         r"\b\w*?(?:verif|validat|ssl|tls|hmac|enforc)\w*\s*\(\s*(?:false|none|nil|null)\s*\)|"  # 118d: casbin's EnableEnforce(false)
@@ -211,6 +212,8 @@ _CLASSES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
     ("everyone", "grants to everyone", re.compile(
         r"(?i)\b(?:public|everyone|anyone|all\s+users)\b[^.;\n]{0,20}\b(?:permission|access|write|admin|root)\b|"
         # round 124f (held-out 670's authd docs: ``allowed_users = OWNER`` → ``ALL``): every local user admitted
+        # an allow-list's pattern made one that matches anything (124g, held-out 679's kiam chart: ``whiteListRouteRegexp: ".*"``)
+        r"\b\w*(?:white|allow)_?list\w*?(?:regexp?|pattern)\w*[\"']?\s*[:=]\s*[\"']\^?\.\*\$?[\"']|"
         r"\ballowed_?(?:users|groups|hosts|principals)\s*[:=]\s*[\"']?(?:ALL|\*|everyone|any)[\"']?\s*(?:[#;].*)?$|"
         r"\bany[`'\"][^.;\n]{0,20}\b(?:permission|access|write|admin|root)\b|"
         # the frameworks' words for "no sign-in needed" (held-out 278's ``roles: IS_AUTHENTICATED_ANONYMOUSLY`` on ``^/api``)

