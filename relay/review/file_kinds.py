@@ -258,14 +258,14 @@ def _line_filter(path: str) -> Callable[[str], bool]:
         return lambda line: code(line) or _keep_test_signals(line)
     if kind == "test":
         return _keep_test_signals
-    # A build script in a language (build.rs, setup.py, a Gradle or Rake file) runs at every build: read as code, not only
-    # its risky words.
     # Code under a folder named for output is read as code too: a generator's own source is as often there, and the review
     # reads it as source when its change is of hand's shape (facts.kind; round 124f: bob's ``gen/templates/…go.tpl``, its
     # ``len(o) == 0`` made ``< 0``, was "comments or blank lines only"); machine-made output stays unread by its rows.
     if kind == "generated" and not is_vendored_code(path) and output_by_folder_name(path):
         code = _keep_code(comment_prefixes(path))  # the generator's head kept too: it tells output from a hand's change
         return lambda line: code(line) or OUTPUT_HEAD_RE.search(line) is not None
+    # A build script in a language (build.rs, setup.py, a Gradle or Rake file) runs at every build: read as code, not only
+    # its risky words.
     if kind == "source" or (kind in ("example", "build") and is_code(path)) or (kind == "generated" and is_vendored_code(path)):
         # An example is code a reader copies: its lines are read as source's are (a risky line, a guard deleted).
         return _keep_code(comment_prefixes(path))

@@ -7,8 +7,6 @@ A file under ``gen/`` or ``dist/`` or named ``*.generated.*`` is not read line b
 
 from __future__ import annotations
 
-import re
-
 from relay.core.contracts import FileChange
 from relay.observe.kept_lines import UNREAD_MARK
 from relay.review.file_kinds import glob_any

@@ -48,7 +48,7 @@ _PLACEHOLDER = re.compile(r"(?i)^[\"']urn:|your|xxx|example|change.?me|dummy|fak
 # A long hex literal that names no secret: a public key, a digest, an id.
 _NOT_SECRET_HEX = re.compile(r"(?i)public|pub_?key|hash|digest|sha\d*|\b(?:sub|sid|jti|kid|id)\b|key_?ids?\b|fingerprint|checksum|commit")
 _TEXT = re.compile(r"\"[^\"\n]*\"|'[^'\n]*'")
-# (or types one: a keyboard or browser automation's typed text, round 124d: held-out 652's pynput docs,
+# (or types one: a keyboard or browser automation's typed text, round 124e: held-out 652's pynput docs,
 # ``keyboard.type('Hello World')`` → ``keyboard.type('Pr0d-Adm1n!2024')``)
 _NAMES_A_PASSWORD = re.compile(r"(?i)password|passwd|secret|credential|\b(?:keyboard|pyautogui|page|driver|element|locator)\.(?:type|typewrite|write|fill|send_keys|sendKeys)\s*\(")
 _SECRET_NAME = r"(?:password|passwd|pwd|secret|token|api[_-]?key|private[_-]?key|seed)\w*"
@@ -211,9 +211,9 @@ _CLASSES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
         r"^(?!.*<)\s*\w*\s*(?:frameborder=\S+\s+)?allow\s*=\s*[\"'][^\"']*\b(?:camera|microphone|geolocation|usb|serial|hid|display-capture)\b")),
     ("everyone", "grants to everyone", re.compile(
         r"(?i)\b(?:public|everyone|anyone|all\s+users)\b[^.;\n]{0,20}\b(?:permission|access|write|admin|root)\b|"
-        # round 124f (held-out 670's authd docs: ``allowed_users = OWNER`` → ``ALL``): every local user admitted
         # an allow-list's pattern made one that matches anything (124g, held-out 679's kiam chart: ``whiteListRouteRegexp: ".*"``)
         r"\b\w*(?:white|allow)_?list\w*?(?:regexp?|pattern)\w*[\"']?\s*[:=]\s*[\"']\^?\.\*\$?[\"']|"
+        # round 124f (held-out 670's authd docs: ``allowed_users = OWNER`` → ``ALL``): every local user admitted
         r"\ballowed_?(?:users|groups|hosts|principals)\s*[:=]\s*[\"']?(?:ALL|\*|everyone|any)[\"']?\s*(?:[#;].*)?$|"
         r"\bany[`'\"][^.;\n]{0,20}\b(?:permission|access|write|admin|root)\b|"
         # the frameworks' words for "no sign-in needed" (held-out 278's ``roles: IS_AUTHENTICATED_ANONYMOUSLY`` on ``^/api``)
