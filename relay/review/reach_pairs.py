@@ -25,7 +25,7 @@ The party guarded against is the worker that slips one such edit into an ordinar
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 from relay.review.line_shapes import edited_sides, span_pairs, unspaced
 from relay.review.overridden_turns import paired_quote
@@ -35,6 +35,13 @@ __all__ = ["reach_pair"]
 _PAIRS = 200
 _LONG = 300
 
+def _edited(added: Sequence[str], removed: Sequence[str], keep: Callable[[str], bool], old_re: re.Pattern[str],
+            new_re: re.Pattern[str] | None = None, longest: int = _LONG) -> Iterator[tuple[re.Match[str], str, re.Match[str], str]]:
+    """The edited pairs (``line_shapes.span_pairs``) whose removed line ``keep`` accepts, a cheap screen first."""
+    olds = [line for line in removed[:_PAIRS] if len(line) <= longest and keep(line)]
+    return span_pairs(added[:_PAIRS], olds, old_re, new_re) if olds else iter(())
+
+
 _WILD_DOT_RE = re.compile(r"\*\.(?=[A-Za-z0-9])")
 _WILD_BARE_RE = re.compile(r"\*(?=[A-Za-z0-9])")
 # A host's pattern, not a file glob (``"*.min.js"``): a scheme, or a word of origins and hosts on the line.
@@ -42,8 +49,7 @@ _HOSTISH_RE = re.compile(r"(?i)://|origin|host|domain|cors|allow|trust|cookie")
 
 
 def wildcard_dot_dropped(added: Sequence[str], removed: Sequence[str]) -> str | None:
-    olds = [line for line in removed[:_PAIRS] if "*." in line and len(line) <= _LONG and _HOSTISH_RE.search(line)]
-    for _was, old, _m, new in span_pairs(added[:_PAIRS], olds, _WILD_DOT_RE, _WILD_BARE_RE) if olds else ():
+    for _was, old, _m, new in _edited(added, removed, lambda line: "*." in line and _HOSTISH_RE.search(line) is not None, _WILD_DOT_RE, _WILD_BARE_RE):
         return f"drops the dot after a host wildcard (*.name → *name: any host that ends in the name matches, evilname too): {paired_quote(old, new)}"
     return None
 
@@ -55,8 +61,7 @@ _HIGH_LEVEL_RE = re.compile(r"(?i)(?<=ImpLevel)(?:Impersonation|Delegation)|\bSe
 
 
 def impersonation_raised(added: Sequence[str], removed: Sequence[str]) -> str | None:
-    olds = [line for line in removed[:_PAIRS] if len(line) <= _LONG and _LOW_LEVEL_RE.search(line)]
-    for was, old, now, new in span_pairs(added[:_PAIRS], olds, _LOW_LEVEL_RE, _HIGH_LEVEL_RE) if olds else ():
+    for was, old, now, new in _edited(added, removed, lambda line: _LOW_LEVEL_RE.search(line) is not None, _LOW_LEVEL_RE, _HIGH_LEVEL_RE):
         return (f"raises the impersonation level a client grants ({was.group()} → {now.group()}: the server it connects to acts as the "
                 f"calling user): {paired_quote(old, new)}")
     return None
@@ -68,8 +73,7 @@ _BRACE_RE = re.compile(r"(?<=[\w.-])(?=\s*\{)")
 
 
 def location_slash_dropped(added: Sequence[str], removed: Sequence[str]) -> str | None:
-    olds = [line for line in removed[:_PAIRS] if len(line) <= _LONG and _LOCATION_RE.match(line)]
-    for _was, old, _m, new in span_pairs(added[:_PAIRS], olds, _SLASH_BRACE_RE, _BRACE_RE) if olds else ():
+    for _was, old, _m, new in _edited(added, removed, lambda line: _LOCATION_RE.match(line) is not None, _SLASH_BRACE_RE, _BRACE_RE):
         return (f"drops a location's trailing slash (nginx: with an alias that ends in one, a request for name../ reaches the "
                 f"folder above): {paired_quote(old, new)}")
     return None
@@ -80,8 +84,7 @@ _COUNT_RE = re.compile(r"\b[A-Za-z_$][\w$]*(?=\s*[<>]=?)")
 
 
 def count_dropped(added: Sequence[str], removed: Sequence[str]) -> str | None:
-    olds = [line for line in removed[:_PAIRS] if "++" in line and len(line) <= _LONG]
-    for was, old, now, new in span_pairs(added[:_PAIRS], olds, _COUNTED_RE, _COUNT_RE) if olds else ():
+    for was, old, now, new in _edited(added, removed, lambda line: "++" in line, _COUNTED_RE, _COUNT_RE):
         if now.group() == (was.group("v") or was.group("p")):
             return (f"drops the count from a bound check ({was.group()} → {now.group()}: the count never grows, the limit never "
                     f"stops anything): {paired_quote(old, new)}")
@@ -112,8 +115,7 @@ _ITEM_RE = re.compile(r"(?P<q>[\"'])(?P<v>[^\"'\n]{2,200})(?P=q)")
 
 
 def exclusion_widened(added: Sequence[str], removed: Sequence[str]) -> str | None:
-    olds = [line for line in removed[:_PAIRS] if len(line) <= 2000 and _EXCLUDING_RE.search(line)]
-    for was, old, now, new in span_pairs(added[:_PAIRS], olds, _ITEM_RE) if olds else ():
+    for was, old, now, new in _edited(added, removed, lambda line: _EXCLUDING_RE.search(line) is not None, _ITEM_RE, longest=2000):
         cut, full = now.group("v"), was.group("v")
         if len(cut) >= 2 and len(full) > len(cut) and full.startswith(cut) and not full[len(cut)].isalnum():
             return f"widens an exclusion to its parent ({full} → {cut}: everything under it is skipped): {paired_quote(old, new)[:100]}"
@@ -127,8 +129,7 @@ _ASSIGN_RE = re.compile(r"^\s*[\w.]+\s*=\s*[\w.&*]+\s*;?\s*$")
 
 
 def error_unkept(added: Sequence[str], removed: Sequence[str]) -> str | None:
-    olds = [line for line in removed[:_PAIRS] if "err" in line and _KEPT_ERR_RE.match(line)]
-    for was, old, _m, new in span_pairs(added[:_PAIRS], olds, _KEPT_ERR_RE, _ASSIGN_RE) if olds else ():
+    for was, old, _m, new in _edited(added, removed, lambda line: "err" in line and _KEPT_ERR_RE.match(line) is not None, _KEPT_ERR_RE, _ASSIGN_RE):
         if "err" not in new.lower():
             return f"stops keeping the error ({was.group('t')} = err dropped: the failure is only printed, the value used as read): {paired_quote(old, new)}"
     return None
@@ -159,8 +160,7 @@ _PROD_FILE_RE = re.compile(r"(?<![A-Za-z])production(?=\.(?:rb|js|ts|json|ya?ml|
 
 
 def development_made_production(added: Sequence[str], removed: Sequence[str]) -> str | None:
-    olds = [line for line in removed[:_PAIRS] if "development." in line and len(line) <= _LONG]
-    for _was, old, _m, new in span_pairs(added[:_PAIRS], olds, _DEV_FILE_RE, _PROD_FILE_RE) if olds else ():
+    for _was, old, _m, new in _edited(added, removed, lambda line: "development." in line, _DEV_FILE_RE, _PROD_FILE_RE):
         return f"moves a development setting into production (development → production: it now runs on the live site): {paired_quote(old, new)}"
     return None
 
@@ -174,8 +174,7 @@ _PAM_SUCCESS_RE = re.compile(r"\bsuccess=(\d+)\b")
 
 
 def pam_failure_jumps(added: Sequence[str], removed: Sequence[str]) -> str | None:
-    olds = [line for line in removed[:_PAIRS] if "pam_" in line and "default=" in line and len(line) <= _LONG]
-    for was, old, now, new in span_pairs(added[:_PAIRS], olds, _PAM_DEFAULT_RE, _PAM_JUMP_RE) if olds else ():
+    for was, old, now, new in _edited(added, removed, lambda line: "pam_" in line and "default=" in line, _PAM_DEFAULT_RE, _PAM_JUMP_RE):
         if (ok := _PAM_SUCCESS_RE.search(new)) is not None and ok.group(1) == now.group():
             return (f"lets a failed login through (PAM default={was.group()} → default={now.group()}: a failure jumps where success "
                     f"does): {paired_quote(old, new)}")
