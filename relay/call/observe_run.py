@@ -82,9 +82,10 @@ class RunLook:
         if lease is not None and not still_own(lease):
             raise RelayError(Status.POLICY_VIOLATION, HIJACKED,
                              "Start a new run; the relay rebuilds the worktree. Check your repository with `git status`.")
-        from relay.review.file_kinds import is_secret_path
+        # a new ignored file is listed when it holds secrets or an agent loads it (relay.review.agent_instructions)
+        from relay.review.agent_instructions import listed_when_ignored
 
-        changeset = observe_changes(before, workspace, reported=reported or [], list_ignored=is_secret_path)
+        changeset = observe_changes(before, workspace, reported=reported or [], list_ignored=listed_when_ignored)
         if abandoned is not None and abandoned.is_set():  # its run answered without it: nothing written now
             raise _Abandoned(record.run_id)
         if self.settings.patch_max_bytes:

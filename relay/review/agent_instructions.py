@@ -19,8 +19,9 @@ import re
 from collections.abc import Sequence
 
 from relay.review.line_shapes import window
+from relay.review.path_kinds import is_secret_path
 
-__all__ = ["agent_reads", "told_against_guard"]
+__all__ = ["agent_reads", "listed_when_ignored", "told_against_guard"]
 
 # Which agent loads a path, and how: (lower-cased path pattern, what the reason says). agy's own files are
 # relay.review.change_checks' (agy-protocol.md §8.4); AGENTS.md is agy's and Codex's both, said there.
@@ -40,6 +41,16 @@ def agent_reads(path: str) -> str | None:
     """"<path>: <what the agent does with it>" for a file a leader's coding agent loads from the workspace; None otherwise."""
     low = path.lower()
     return next((f"{path}: {says}" for pattern, says in _LEADER_FILES if pattern.search(low)), None)
+
+
+def listed_when_ignored(path: str) -> bool:
+    """Whether a new file git ignores is listed for the review (the observation's ``list_ignored``): one that holds secrets
+    by its name, or one an agent loads — the leader's own (``.claude/settings.local.json``, ``CLAUDE.local.md``: Claude
+    Code's defaults for a person's own settings, ignored by git) or agy's (``.agents/**``, ``AGENTS.md``). A worker that
+    wrote its hook there was left out of the packet: git shows nothing of an ignored file."""
+    low = path.lower()
+    return (is_secret_path(path) or agent_reads(path) is not None or "/.agents/" in f"/{low}"
+            or low.rsplit("/", 1)[-1] in ("agents.md", "gemini.md"))
 
 
 # An imperative that writes a value out, then a secret's name in the same sentence.
