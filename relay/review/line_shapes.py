@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from difflib import SequenceMatcher
 
 from relay.observe.changes import HUNK_CHARS
 
-__all__ = ["OFFSIDE_EXTS", "blocks_kept", "groupings", "indent_width", "first_hit", "LINE_CHARS", "READ_LINES", "IMPORT_RE", "FORMATTER_SHARE", "Screen", "edited_sides", "looks_like_prose", "screen_text", "squeezed", "formatter_share", "all_restated", "SHARE_LINES", "near", "window", "word_trie",
+__all__ = ["screened_pairs", "OFFSIDE_EXTS", "blocks_kept", "groupings", "indent_width", "first_hit", "LINE_CHARS", "READ_LINES", "IMPORT_RE", "FORMATTER_SHARE", "Screen", "edited_sides", "looks_like_prose", "screen_text", "squeezed", "formatter_share", "all_restated", "SHARE_LINES", "near", "window", "word_trie",
            "comment_only", "quoted_texts", "span_pairs", "unspaced"]
 
 # The rules read whole hunks: the changed lines observation keeps (``relay.observe.changes``: up to
@@ -236,6 +236,15 @@ def span_pairs(added: Sequence[str], removed: Sequence[str], old_re: re.Pattern[
         for m in (new_re or old_re).finditer(line):
             if (was := olds.get((unspaced(line[:m.start(at)]), unspaced(line[m.end(at):])))) is not None:
                 yield was[0], was[1], m, line
+
+
+def screened_pairs(added: Sequence[str], removed: Sequence[str], keep: Callable[[str], bool], old_re: re.Pattern[str],
+                   new_re: re.Pattern[str] | None = None, group: int | str = 0, *, most: int = 200,
+                   longest: int | None = None) -> Iterator[tuple[re.Match[str], str, re.Match[str], str]]:
+    """``span_pairs`` over the first ``most`` lines a side, the removed lines screened first by ``keep`` (a cheap test, and
+    at most ``longest`` characters): what the pair readers (relay.review.match_slips, reach_pairs) each read."""
+    olds = [line for line in removed[:most] if (longest is None or len(line) <= longest) and keep(line)]
+    return span_pairs(added[:most], olds, old_re, new_re, group) if olds else iter(())
 
 
 _SQUEEZE_RE = re.compile(r"[\s,;\\(){}]+")  # a formatter adds and drops wrapping parentheses, and braces (clang-format InsertBraces)

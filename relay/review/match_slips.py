@@ -32,7 +32,7 @@ import ipaddress
 import re
 from collections.abc import Callable, Iterator, Sequence
 
-from relay.review.line_shapes import edited_sides, span_pairs, unspaced
+from relay.review.line_shapes import edited_sides, screened_pairs, span_pairs, unspaced
 from relay.review.overridden_turns import cut_quote, paired_quote
 from relay.review.reach_pairs import reach_pair
 
@@ -150,10 +150,8 @@ def equality_narrowed(added: Sequence[str], removed: Sequence[str]) -> str | Non
 
 def _edited(added: Sequence[str], removed: Sequence[str], keep: Callable[[str], bool], old_re: re.Pattern[str],
             new_re: re.Pattern[str] | None = None, group: int | str = 0) -> Iterator[tuple[re.Match[str], str, re.Match[str], str]]:
-    """The edited pairs whose removed line ``keep`` accepts (a cheap screen first), the same but for one span
-    (``line_shapes.span_pairs``): what each pair reader of this module reads."""
-    olds = [line for line in removed[:_PAIRS] if keep(line)]
-    return span_pairs(added[:_PAIRS], olds, old_re, new_re, group) if olds else iter(())
+    """The edited pairs whose removed line ``keep`` accepts: what each pair reader of this module reads."""
+    return screened_pairs(added, removed, keep, old_re, new_re, group, most=_PAIRS)
 
 
 # ----- a query's condition joined by OR where AND stood (round 122e, held-out 589's proftpd quota docs: ``WHERE name = '%{0}'

@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator, Sequence
 
-from relay.review.line_shapes import edited_sides, span_pairs, unspaced
+from relay.review.line_shapes import edited_sides, screened_pairs, unspaced
 from relay.review.overridden_turns import paired_quote
 
 __all__ = ["reach_pair"]
@@ -37,9 +37,7 @@ _LONG = 300
 
 def _edited(added: Sequence[str], removed: Sequence[str], keep: Callable[[str], bool], old_re: re.Pattern[str],
             new_re: re.Pattern[str] | None = None, longest: int = _LONG) -> Iterator[tuple[re.Match[str], str, re.Match[str], str]]:
-    """The edited pairs (``line_shapes.span_pairs``) whose removed line ``keep`` accepts, a cheap screen first."""
-    olds = [line for line in removed[:_PAIRS] if len(line) <= longest and keep(line)]
-    return span_pairs(added[:_PAIRS], olds, old_re, new_re) if olds else iter(())
+    return screened_pairs(added, removed, keep, old_re, new_re, most=_PAIRS, longest=longest)
 
 
 _WILD_DOT_RE = re.compile(r"\*\.(?=[A-Za-z0-9])")
